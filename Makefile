@@ -1,0 +1,38 @@
+# ldp_truth: the two commands a new user needs are `make run` and `make test`.
+# Each creates .venv and installs what it needs on first use (PyPI only, nothing else is downloaded).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test export bench readme clean
+
+$(STAMP): setup.py settings.ini
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+## run: the main job, the accuracy/MAE report of every aggregator on every dataset found -> report/
+run: $(STAMP)
+	$(BIN)/ldp-truth report --out report
+
+## test: every notebook's tests (slow cells skipped); `make test FLAGS=slow` runs those too
+test: $(STAMP)
+	cd nbs && ../$(BIN)/nbdev_test --n_workers 2 --timing $(if $(FLAGS),--flags "$(FLAGS)")
+
+## export: write the library from the notebooks
+export: $(STAMP)
+	$(BIN)/nbdev_export
+
+## bench: crowd-kit vs ldp_truth speed and memory (several minutes)
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_inference.py
+
+## readme: README.md from nbs/index.ipynb
+readme: $(STAMP)
+	$(BIN)/python tools/make_readme.py
+
+clean:
+	rm -rf _proc _docs report
