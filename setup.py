@@ -9,7 +9,7 @@ config = ConfigParser(delimiters=["="])
 config.read(here / "settings.ini", encoding="utf-8")
 cfg = config["DEFAULT"]
 
-licenses = {"apache2": ("Apache Software License 2.0", "OSI Approved :: Apache Software License")}
+licenses = {"apache2": "Apache-2.0"}
 statuses = ["1 - Planning", "2 - Pre-Alpha", "3 - Alpha", "4 - Beta", "5 - Production/Stable"]
 lic = licenses[cfg["license"]]
 
@@ -27,12 +27,11 @@ setuptools.setup(
     author=cfg["author"],
     author_email=cfg["author_email"],
     url=cfg["git_url"],
-    license=lic[0],
+    license=lic,
     keywords=cfg["keywords"],
     classifiers=[
         "Development Status :: " + statuses[int(cfg["status"])],
         "Intended Audience :: " + cfg["audience"],
-        "License :: " + lic[1],
         "Natural Language :: " + cfg["language"],
         "Programming Language :: Python :: 3",
     ],

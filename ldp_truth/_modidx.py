@@ -35,4 +35,12 @@ d = { 'settings': { 'branch': 'main',
                                 'ldp_truth.data.find_data_root': ('data.html#find_data_root', 'ldp_truth/data.py'),
                                 'ldp_truth.data.list_datasets': ('data.html#list_datasets', 'ldp_truth/data.py'),
                                 'ldp_truth.data.load_dataset': ('data.html#load_dataset', 'ldp_truth/data.py'),
-                                'ldp_truth.data.truth_from_frame': ('data.html#truth_from_frame', 'ldp_truth/data.py')}}}
+                                'ldp_truth.data.truth_from_frame': ('data.html#truth_from_frame', 'ldp_truth/data.py')},
+            'ldp_truth.metrics': { 'ldp_truth.metrics._align_series': ('metrics.html#_align_series', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics._as_1d': ('metrics.html#_as_1d', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.accuracy': ('metrics.html#accuracy', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.error_rate': ('metrics.html#error_rate', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.error_rate_change': ('metrics.html#error_rate_change', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.mae': ('metrics.html#mae', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.mae_change': ('metrics.html#mae_change', 'ldp_truth/metrics.py'),
+                                   'ldp_truth.metrics.masked_pairs': ('metrics.html#masked_pairs', 'ldp_truth/metrics.py')}}}
