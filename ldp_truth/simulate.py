@@ -88,9 +88,10 @@ def _categorical(n: int, prior: np.ndarray, gen: np.random.Generator) -> np.ndar
 AbilitiesLike = Union[np.ndarray, list, Callable, object]
 
 def _abilities(abilities: AbilitiesLike, n_workers: int, gen: np.random.Generator) -> np.ndarray:
-    "Per-worker abilities from an array, a callable `(n, rng)` or a frozen scipy distribution, checked to lie in [0, 1]."
+    "Per-worker abilities from a number (shared by all), an array, a callable `(n, rng)` or a frozen scipy distribution, checked to lie in [0, 1]."
     if hasattr(abilities, "rvs"): abilities = abilities.rvs(size=n_workers, random_state=gen)
     elif callable(abilities): abilities = abilities(n_workers, gen)
+    elif np.ndim(abilities) == 0: abilities = np.full(n_workers, abilities, dtype=np.float64)
     return _probabilities(abilities, "abilities", (n_workers,))
 
 def _dataset(worker, task, value, truth, n_workers: int, n_tasks: int, n_classes: Optional[int], meta: dict) -> Dataset:
