@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test export bench readme clean
+.PHONY: run test export bench readme docs clean
 
 $(STAMP): setup.py settings.ini
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ bench: $(STAMP)
 ## readme: README.md from nbs/index.ipynb
 readme: $(STAMP)
 	$(BIN)/python tools/make_readme.py
+
+## docs: the documentation site -> _docs/ (Quarto if installed, else smalldocs; offline)
+docs: $(STAMP)
+	$(BIN)/python tools/make_docs.py
 
 clean:
 	rm -rf _proc _docs report

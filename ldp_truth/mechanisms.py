@@ -18,7 +18,7 @@ from .data import Answers, RngLike, as_generator
 __all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
            'laplace_epsilon', 'Mechanism', 'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation',
-           'GaussianExpVariance', 'mf_task_profiles', 'mf_worker_profiles', 'MatrixFactorization']
+           'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_real(x, name: str) -> float:
@@ -497,16 +497,19 @@ def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
     V = as_generator(rng).standard_normal((d, n_tasks))
     return V / np.abs(V).sum(0, keepdims=True)
 
-def mf_worker_profiles(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
-                       eta: np.ndarray) -> np.ndarray:
-    "Exact argmin of Sun et al.'s L_DP (eq. 9) for every worker: u_i = G_i⁺ (b_i − η_i), vectorised over workers."
+def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray) -> tuple:
+    "Every worker's G_i = Σ_{j∈T_i} v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} a_ij v_j (n_workers × d)."
     d, n_tasks = V.shape
     M = sp.csr_matrix((np.ones(len(task)), (worker, task)), shape=(n_workers, n_tasks))
     G = np.empty((n_workers, d, d))
     for e in range(d):                                   # a loop over the d dimensions keeps memory O(n_tasks·d)
         G[:, e, :] = M @ (V.T * V[e][:, None])           # G_i[e, f] = Σ_{j∈T_i} v_ej v_fj
     b = np.asarray(sp.csr_matrix((value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
-    return (np.linalg.pinv(G, hermitian=True) @ (b - eta)[..., None])[..., 0]
+    return G, b
+
+def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
+    "Exact argmin of Sun et al.'s L_DP (eq. 9) for every worker: u_i = G_i⁺ c_i, c_i = b_i − η_i (minimum norm if |T_i| < d)."
+    return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
 class MatrixFactorization(Mechanism):
     "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Laplace objective noise; the worker sends u_i V."
@@ -534,9 +537,9 @@ class MatrixFactorization(Mechanism):
             raise ValueError(f"this mechanism's V covers n_tasks={self.V.shape[1]} tasks, got a vector/answers with {n_tasks}")
         return self.V
 
-    def _eta(self, n_workers: int, g) -> np.ndarray:
-        "Objective noise: n_workers × d i.i.d. Lap(|Γ|/ε)."
-        return _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
+    def _noisy_b(self, b: np.ndarray, g) -> np.ndarray:
+        "b_i plus i.i.d. Lap(|Γ|/ε) noise per coordinate — the only data-dependent release (OpenDP's measurement if secure)."
+        return _add_noise(b.ravel(), self.scale, "laplace", g, self.secure).reshape(b.shape)
 
     def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Every worker's u_i V as continuous Answers over all (worker, task) cells."
@@ -544,16 +547,19 @@ class MatrixFactorization(Mechanism):
         W, T = answers.n_workers, answers.n_tasks
         w, t = _all_cells(W, T, self.max_cells, "MatrixFactorization")
         V, g = self.task_profiles(T), self._rng(rng)
-        U = mf_worker_profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._eta(W, g))
+        G, b = mf_statistics(answers.worker, answers.task, _domain_values(answers, self.domain), W, V)
+        U = mf_solve(G, self._noisy_b(b, g))
         return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
                        tasks=answers.tasks)
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's vector of domain values over all tasks (NaN = NULL) → u V (a value for every task)."
         v = _worker_domain_vector(values, self.domain)
+        if self.V is not None and len(v) != self.V.shape[1]:
+            raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
         V, g = self.task_profiles(len(v)), self._rng(rng)
         t = np.flatnonzero(~np.isnan(v))
-        u = mf_worker_profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._eta(1, g))
-        return (u @ V)[0]
+        G, b = mf_statistics(np.zeros(len(t), np.int64), t, v[t], 1, V)
+        return (mf_solve(G, self._noisy_b(b, g)) @ V)[0]
 
     def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist())

@@ -15,16 +15,17 @@ import pandas as pd
 from scipy import integrate, stats
 
 from .data import Answers, RngLike, as_generator
-from .mechanisms import (GaussianExpVariance, Mechanism, laplace_scale, one_layer_epsilon,
-                                  p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
-                                  two_layer_epsilon_marginal, two_layer_epsilon_per_answer)
+from .mechanisms import (GaussianExpVariance, Mechanism, laplace_epsilon, laplace_scale, max_log_ratio,
+                                  one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
+                                  two_layer_epsilon_limit, two_layer_epsilon_marginal, two_layer_epsilon_per_answer)
 
 # %% auto #0
 __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm410_delta', 'li_thm410_min_noise_level',
            'gaussian_delta', 'exp_variance_delta_known', 'exp_variance_epsilon_unknown', 'exp_variance_delta_unknown',
            'clopper_pearson', 'Events', 'output_events', 'flip_count_events', 'threshold_events', 'AuditResult',
            'epsilon_lower_bound', 'audit', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon',
-           'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'laplace_scale']
+           'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
+           'two_layer_epsilon_limit', 'laplace_scale', 'laplace_epsilon', 'max_log_ratio']
 
 # %% ../nbs/05_privacy.ipynb #f787bb40
 def _real(x, name: str) -> float:
@@ -59,7 +60,7 @@ def _count(x, name: str, low: int = 1) -> int:
 
 # %% ../nbs/05_privacy.ipynb #dee1944d
 _all_ = ["rr_keep_probability", "rr_epsilon", "one_layer_epsilon", "p_flip_from_epsilon", "two_layer_epsilon_marginal",
-         "two_layer_epsilon_per_answer", "laplace_scale"]
+         "two_layer_epsilon_per_answer", "two_layer_epsilon_limit", "laplace_scale", "laplace_epsilon", "max_log_ratio"]
 
 # %% ../nbs/05_privacy.ipynb #15ca45a7
 def compose(epsilons) -> float:
