@@ -118,9 +118,9 @@ def _normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
     E = np.maximum(N + smoothing, _EPS)
     return E / E.sum(2, keepdims=True)
 
-def _mean_answered(P: np.ndarray, answered: np.ndarray) -> np.ndarray:
-    "Class prior: the mean posterior over the tasks that have answers (crowd-kit's `probas.mean()`)."
-    return (P.sum(0) - P[~answered].sum(0)) / answered.sum()
+def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
+    "Class prior: the mean posterior over the tasks that have answers (crowd-kit's `probas.mean()`); `unanswered`: indices of the others."
+    return (P.sum(0) - P[unanswered].sum(0)) / (len(P) - len(unanswered))
 
 def _check_channel(channel, K: int) -> Optional[np.ndarray]:
     "A validated K×K row-stochastic channel matrix (or None)."
@@ -165,17 +165,18 @@ class DawidSkene(Aggregator):
         M = _check_channel(self.channel, K)
         X = _onehot(A)
         XT, answered = X.T, _answered(A)   # X.T is a CSC view: 3× faster here than a CSR copy (measured)
+        unanswered = np.flatnonzero(~answered)
         P = self._init_proba(A)
-        prior = _mean_answered(P, answered)
+        prior = _mean_answered(P, unanswered)
         E = self._m_step(A, XT, P, np.full((W, K, K), 1 / K), M)
         history = []
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
             P, ll = _e_step(X, np.log(E if M is None else np.maximum(E @ M, _EPS)), log_prior)
             history.append(ll + self._log_penalty(E))
-            prior = _mean_answered(P, answered)
+            prior = _mean_answered(P, unanswered)
             E = self._m_step(A, XT, P, E, M)
-            if it and abs(history[-1] - history[-2]) <= self.tol * abs(history[-2]): break
+            if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
         P[~answered] = np.nan
         self.labels_, self.proba_ = _argmax_labels(np.nan_to_num(P), answered), P
         self.prior_, self.confusion_ = prior, E
@@ -191,8 +192,8 @@ class OneCoinDawidSkene(DawidSkene):
     def _m_step(self, A: Answers, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
         "Skill = mean posterior probability of the worker's own answers; confusion built from it, clipped to [1e-10, 1−1e-10]."
         W, K = A.n_workers, A.n_classes
-        n = np.bincount(A.worker, minlength=W)
-        with np.errstate(invalid="ignore"): s = np.bincount(A.worker, weights=P[A.task, A.value], minlength=W) / n
+        N = _observed_counts(XT, P, W)
+        with np.errstate(invalid="ignore"): s = np.einsum("wkk->w", N) / N.sum((1, 2))
         self.skills_ = s
         s = np.nan_to_num(s, nan=1 / K)[:, None, None]
         E = np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1))

@@ -9,6 +9,7 @@ import re
 import shutil
 
 import nbformat
+import yaml
 from nbconvert import MarkdownExporter
 from nbdev.config import get_config
 from nbdev.quarto import refresh_quarto_yml
@@ -22,25 +23,30 @@ def processed_index() -> Path:
 
 
 def strip_front_matter(md: str) -> str:
-    "Drop the Quarto front matter block nbdev adds at the top (title, description)."
+    "Replace the Quarto front matter nbdev adds at the top (title, description) by a Markdown title and summary."
     m = re.match(r"^---\n(.*?)\n---\n", md, flags=re.S)
     if not m: return md
-    title = re.search(r"^title:\s*(.+)$", m.group(1), flags=re.M)
-    desc = re.search(r"^description:\s*(.+)$", m.group(1), flags=re.M)
-    head = (f"# {title.group(1).strip(chr(34))}\n\n" if title else "") + (f"> {desc.group(1).strip(chr(34))}\n" if desc else "")
+    meta = yaml.safe_load(m.group(1)) or {}
+    head = (f"# {meta['title']}\n\n" if "title" in meta else "") + (f"> {meta['description']}\n" if "description" in meta else "")
     return head + md[m.end():]
+
+
+def notebook_links_from_root(md: str) -> str:
+    "Links to sibling notebooks (`00_data.ipynb`) as seen from the repository's root (`nbs/00_data.ipynb`)."
+    return re.sub(r"\]\(([\w-]+\.ipynb)\)", r"](nbs/\1)", md)
 
 
 def main() -> None:
     root = get_config().config_path
     nb = nbformat.read(processed_index(), as_version=4)
+    nb.metadata["language_info"] = {"name": "python"}   # so that code blocks are fenced as ```python
     md, resources = MarkdownExporter().from_notebook_node(nb, resources={"output_files_dir": "README_files"})
     figures = root / "README_files"
     shutil.rmtree(figures, ignore_errors=True)
     for name, data in resources.get("outputs", {}).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
-    (root / "README.md").write_text(strip_front_matter(md).strip() + "\n")
+    (root / "README.md").write_text(notebook_links_from_root(strip_front_matter(md)).strip() + "\n")
     print(f"README.md written ({len(md)} characters, {len(resources.get('outputs', {}))} figures)")
 
 
