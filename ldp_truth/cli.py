@@ -32,7 +32,7 @@ def _metric_section(results: pd.DataFrame, metric: str, figure: str) -> str:
     "One metric's table (datasets × aggregators, best per dataset in bold) and its figure."
     sub = results[results.metric == metric]
     wide = sub.pivot(index="dataset", columns="aggregator", values="value")[list(pd.unique(sub.aggregator))]
-    best = wide.max(1) if metric == "accuracy" else wide.min(1)
+    best = wide.max(axis=1) if metric == "accuracy" else wide.min(axis=1)
     shown = wide.apply(lambda col: [f"**{v:.3f}**" if v == b else f"{v:.3f}" for v, b in zip(col, best)])
     better = "higher" if metric == "accuracy" else "lower"
     return (f"## {metric}\n\nOver the tasks with ground truth; {better} is better; the best per dataset in bold.\n\n"

@@ -62,7 +62,7 @@ def _scorable(datasets: Iterable[Dataset], log: Callable[[str], None]) -> list:
 def evaluate(datasets: Sequence[Dataset], aggregators: Optional[dict] = None, progress: bool = True,
              log: Callable[[str], None] = print) -> pd.DataFrame:
     "Score every aggregator suited to each dataset's kind; a tidy DataFrame with one row per (dataset, aggregator)."
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
     aggregators = aggregators or DEFAULT_AGGREGATORS
     jobs = [(ds, name, make) for ds in _scorable(datasets, log) for name, make in aggregators.get(ds.answers.kind, {}).items()]
     rows = []
