@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'Answers', 'find_data_root', 'list_datasets',
-           'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_table']
+__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'Answers', 'find_data_root',
+           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -27,6 +27,14 @@ def as_generator(rng: RngLike = None) -> np.random.Generator:
     if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)) and not isinstance(rng, bool):
         return np.random.default_rng(rng)
     raise TypeError(f"rng must be None, an int seed, a SeedSequence or a numpy Generator, got {type(rng).__name__}")
+
+# %% ../nbs/00_data.ipynb #94fa5b28
+def check_count(x, name: str, minimum: int = 1) -> int:
+    "`x` as an int ≥ `minimum`, or an error naming `name` and the allowed range."
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer ≥ {minimum}, got {x!r}")
+    if x < minimum: raise ValueError(f"{name} must be an integer ≥ {minimum}, got {x}")
+    return int(x)
 
 # %% ../nbs/00_data.ipynb #8c8e72f3
 KINDS = ("categorical", "continuous")

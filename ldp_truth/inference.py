@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .data import Answers
+from .data import Answers, check_count
 
 # %% auto #0
 __all__ = ['CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'WeightedVote', 'Mean', 'Median',
@@ -44,12 +44,6 @@ class Aggregator:
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
 # %% ../nbs/03_inference.ipynb #1a47bef9
-def _check_count(x, name: str, minimum: int = 1) -> int:
-    "`x` as an int ≥ `minimum`, or a ValueError naming `name`."
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < minimum:
-        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {x!r}")
-    return int(x)
-
 def _check_nonneg(x, name: str) -> float:
     "`x` as a finite float ≥ 0, or a ValueError naming `name`."
     if isinstance(x, bool) or not isinstance(x, (int, float, np.number)) or not np.isfinite(x) or x < 0:
@@ -136,7 +130,7 @@ class DawidSkene(Aggregator):
     "Dawid–Skene EM with a full K×K confusion matrix per worker; optional fixed LDP `channel` between answer and report."
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
                  smoothing: float = 0.0, channel: Optional[np.ndarray] = None):
-        self.n_iter, self.tol = _check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
         self.smoothing, self.channel = _check_nonneg(smoothing, "smoothing"), channel
         if not (isinstance(init, np.ndarray) or init == "mv"):
             raise ValueError(f"init must be 'mv' or an array of task posteriors (n_tasks × n_classes), got {init!r}")
@@ -209,7 +203,7 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
 class WeightedVote(Aggregator):
     "Li et al. KDD'18 truth discovery: weighted vote (Eq. 2) ↔ weights w = g(accuracy) (Eq. 3), g(p) = log((K−1)p/(1−p))."
     def __init__(self, n_iter: int = 100, clip: float = 1e-3):
-        self.n_iter = _check_count(n_iter, "n_iter")
+        self.n_iter = check_count(n_iter, "n_iter")
         if not 0 < clip < 0.5: raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
         self.clip = float(clip)
 
@@ -289,7 +283,7 @@ class ConfidenceWeightedMean(Aggregator):
     "Sun et al. Algorithm 1: truth = q-weighted mean (Eq. 1), quality q_i ∝ 1/σ_i, the RMS residual (Eq. 2)."
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, sigma_floor: float = 1e-6):
-        self.n_iter, self.tol = _check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
         self.sigma_floor = _check_nonneg(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
@@ -319,7 +313,7 @@ class CRH(Aggregator):
     "Li et al. SIGMOD'14 CRH: source weights from total loss, truth = weighted mean/median (continuous) or weighted vote."
     kinds = ("categorical", "continuous")
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "squared"):
-        self.n_iter, self.tol = _check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
         self.loss = loss
 
@@ -358,7 +352,7 @@ class GTM(Aggregator):
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, alpha: float = 10.0, beta: float = 10.0,
                  mu0: float = 0.0, sigma0: float = 1.0):
-        self.n_iter, self.tol = _check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
         for name, v in (("alpha", alpha), ("beta", beta), ("sigma0", sigma0)):
             if not (np.isfinite(v) and v > 0): raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
         if not np.isfinite(mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")

@@ -12,7 +12,7 @@ from typing import Optional, Union
 import numpy as np
 import scipy.sparse as sp
 
-from .data import Answers, RngLike, as_generator
+from .data import Answers, RngLike, as_generator, check_count
 
 # %% auto #0
 __all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -34,11 +34,8 @@ def _check_positive(x, name: str) -> float:
     return v
 
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
-    "A number of categories: an integer >= 2."
-    if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer >= 2, got {type(n_classes).__name__}")
-    if n_classes < 2: raise ValueError(f"{name} must be an integer >= 2, got {n_classes}")
-    return int(n_classes)
+    "A number of categories: an integer ≥ 2."
+    return check_count(n_classes, name, 2)
 
 def _check_m(m) -> np.ndarray:
     "A number of answers per worker (int or array of ints), each >= 1."

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
-from .data import Answers, RngLike, as_generator
+from .data import Answers, RngLike, as_generator, check_count
 from .mechanisms import _check_positive, _check_real   # the same argument checks as the mechanisms
 from .mechanisms import (GaussianExpVariance, Mechanism, laplace_epsilon, laplace_scale, max_log_ratio,
                                   one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
@@ -40,11 +40,7 @@ def _probability(x, name: str) -> float:
     if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x}")
     return v
 
-def _count(x, name: str, low: int = 1) -> int:
-    "An integer >= low."
-    if isinstance(x, bool) or not isinstance(x, (int, np.integer)): raise TypeError(f"{name} must be an integer >= {low}, got {x!r}")
-    if x < low: raise ValueError(f"{name} must be an integer >= {low}, got {x}")
-    return int(x)
+
 
 # %% ../nbs/05_privacy.ipynb #dee1944d
 _all_ = ["rr_keep_probability", "rr_epsilon", "one_layer_epsilon", "p_flip_from_epsilon", "two_layer_epsilon_marginal",
@@ -149,7 +145,7 @@ def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float =
 def clopper_pearson(k, n: int, alpha: float) -> tuple:
     "Two-sided (1−α) Clopper–Pearson interval for a binomial proportion: (lower, upper), vectorised over k."
     k = np.asarray(k, dtype=np.float64)
-    n = _count(n, "n")
+    n = check_count(n, "n")
     a = _probability(alpha, "alpha")
     if (k < 0).any() or (k > n).any(): raise ValueError(f"k must lie in 0..n={n}")
     with np.errstate(invalid="ignore"):
@@ -285,7 +281,7 @@ def audit(mechanism: Mechanism, x, x_prime, n_samples: int = 10**6, alpha: float
     "Lower (1−α)-confidence bound on the ε of `mechanism` from n_samples runs on neighbouring inputs x, x′."
     _check_mechanism(mechanism)
     x, xp, j = _neighbours(x, x_prime)
-    n_samples, n_pilot, batch_cells = _count(n_samples, "n_samples"), _count(n_pilot, "n_pilot"), _count(batch_cells, "batch_cells")
+    n_samples, n_pilot, batch_cells = check_count(n_samples, "n_samples"), check_count(n_pilot, "n_pilot"), check_count(batch_cells, "batch_cells")
     alpha = _probability(alpha, "alpha")
     if events is not None and not isinstance(events, Events): raise TypeError(f"events must be an Events, got {type(events).__name__}")
     claimed = mechanism.epsilon if eps_claimed is None else _check_real(eps_claimed, "eps_claimed")

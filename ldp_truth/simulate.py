@@ -11,19 +11,13 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from .data import Answers, Dataset, RngLike, as_generator
+from .data import Answers, Dataset, RngLike, as_generator, check_count
 
 # %% auto #0
 __all__ = ['AbilitiesLike', 'SUN_SIZES', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions', 'experts_spammers',
            'continuous_workers', 'sun_synthetic']
 
 # %% ../nbs/01_simulate.ipynb #988fd4f5
-def _count(n, name: str, minimum: int = 1) -> int:
-    "`n` as an int ≥ `minimum`, or an error naming `name`."
-    if isinstance(n, bool) or not isinstance(n, Integral): raise TypeError(f"{name} must be an integer, got {type(n).__name__}")
-    if n < minimum: raise ValueError(f"{name} must be at least {minimum}, got {n}")
-    return int(n)
-
 def _density(density) -> float:
     "`density` as a float in (0, 1], or a ValueError."
     if isinstance(density, bool) or not isinstance(density, Real): raise TypeError(f"density must be a number in (0, 1], got {type(density).__name__}")
@@ -70,8 +64,8 @@ def _top_up(key: np.ndarray, n_workers: int, n_tasks: int, min_per_task: int, ge
 
 def sample_pairs(n_workers: int, n_tasks: int, density: float = 1.0, rng: RngLike = None, min_per_task: int = 1) -> tuple:
     "Worker and task indices (int32, sorted by worker then task) of the answered cells: each present with probability `density`."
-    n_workers, n_tasks = _count(n_workers, "n_workers"), _count(n_tasks, "n_tasks")
-    density, min_per_task = _density(density), _count(min_per_task, "min_per_task", 0)
+    n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
+    density, min_per_task = _density(density), check_count(min_per_task, "min_per_task", 0)
     if min_per_task > n_workers: raise ValueError(f"min_per_task must be at most n_workers={n_workers}, got {min_per_task}")
     gen = as_generator(rng)
     key = _bernoulli_cells(n_workers * n_tasks, density, gen)
@@ -103,7 +97,7 @@ def _dataset(worker, task, value, truth, n_workers: int, n_tasks: int, n_classes
 def one_coin(n_workers: int, n_tasks: int, abilities: AbilitiesLike, n_classes: int = 2, density: float = 1.0,
              prior=None, rng: RngLike = None, min_per_task: int = 1) -> Dataset:
     "Workers right with probability `abilities[i]`, otherwise uniform over the other `n_classes - 1` classes."
-    n_workers, n_tasks, n_classes = _count(n_workers, "n_workers"), _count(n_tasks, "n_tasks"), _count(n_classes, "n_classes", 2)
+    n_workers, n_tasks, n_classes = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks"), check_count(n_classes, "n_classes", 2)
     prior, gen = _prior(prior, n_classes), as_generator(rng)
     p = _abilities(abilities, n_workers, gen)
     truth = _categorical(n_tasks, prior, gen)
@@ -136,7 +130,7 @@ def _inverse_cdf(cum: np.ndarray, rows: np.ndarray, gen: np.random.Generator) ->
 def confusion_workers(n_workers: int, n_tasks: int, confusions, density: float = 1.0, prior=None,
                       rng: RngLike = None, min_per_task: int = 1) -> Dataset:
     "Dawid–Skene workers: worker `i` answers `l` for truth `k` with probability `confusions[i, k, l]`."
-    n_workers, n_tasks = _count(n_workers, "n_workers"), _count(n_tasks, "n_tasks")
+    n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     c = _confusions(confusions, n_workers)
     K = c.shape[1]
     prior, gen = _prior(prior, K), as_generator(rng)
@@ -149,7 +143,7 @@ def confusion_workers(n_workers: int, n_tasks: int, confusions, density: float =
 # %% ../nbs/01_simulate.ipynb #eafb399b
 def random_confusions(n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), rng: RngLike = None) -> np.ndarray:
     "(W, K, K) confusion matrices with diagonal uniform in `diag` and the rest of each row split by a flat Dirichlet."
-    n_workers, K = _count(n_workers, "n_workers"), _count(n_classes, "n_classes", 2)
+    n_workers, K = check_count(n_workers, "n_workers"), check_count(n_classes, "n_classes", 2)
     lo, hi = _probabilities(diag, "diag", (2,))
     if lo > hi: raise ValueError(f"diag must be (low, high) with low ≤ high, got {tuple(diag)}")
     gen = as_generator(rng)
@@ -164,7 +158,7 @@ def random_confusions(n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), 
 def experts_spammers(n_workers: int, n_tasks: int, delta: float, expert_ability: float = 1.0, rng: RngLike = None,
                      density: float = 1.0, spammer_ability: float = 0.5) -> Dataset:
     "Wang & Xu's instance: ⌈n_workers**delta⌉ experts (ability `expert_ability`), the rest spammers (ability 1/2), binary."
-    n_workers = _count(n_workers, "n_workers")
+    n_workers = check_count(n_workers, "n_workers")
     if isinstance(delta, bool) or not isinstance(delta, Real) or not 0 <= delta <= 1:
         raise ValueError(f"delta must be a number in [0, 1] (Wang & Xu assume (0, 1/2)), got {delta!r}")
     _probabilities([expert_ability, spammer_ability], "expert_ability and spammer_ability", (2,))
@@ -182,7 +176,7 @@ def experts_spammers(n_workers: int, n_tasks: int, delta: float, expert_ability:
 def continuous_workers(n_workers: int, n_tasks: int, lam1: float, truth=None, density: float = 1.0,
                        rng: RngLike = None, min_per_task: int = 1) -> Dataset:
     "Answers truth + N(0, σ_s²) with σ_s² ~ Exp(rate `lam1`) per worker (Li et al. crowd sensing); truth ~ N(0, 1) by default."
-    n_workers, n_tasks = _count(n_workers, "n_workers"), _count(n_tasks, "n_tasks")
+    n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     if isinstance(lam1, bool) or not isinstance(lam1, Real) or not (np.isfinite(lam1) and lam1 > 0):
         raise ValueError(f"lam1 (the rate of the exponential variance distribution) must be a finite number > 0, got {lam1!r}")
     gen = as_generator(rng)
@@ -202,7 +196,7 @@ SUN_SIZES = {"small": (2000, 200), "large": (10_000, 1000)}   # Sun et al. §VI:
 def sun_synthetic(n_workers: int = 2000, n_tasks: int = 200, density: float = 0.1, rng: RngLike = None,
                   sigmas: tuple = (1.0, 5.0), domain: tuple = (0, 9), discretize: bool = True, min_per_task: int = 1) -> Dataset:
     "Sun et al. §VI-A: truth ~ N(0,1), half the workers σ=1 and half σ=5, answers rounded and clipped into `domain`."
-    n_workers, n_tasks = _count(n_workers, "n_workers", 2), _count(n_tasks, "n_tasks")
+    n_workers, n_tasks = check_count(n_workers, "n_workers", 2), check_count(n_tasks, "n_tasks")
     hi_sigma = np.asarray(sigmas, dtype=np.float64)
     if hi_sigma.shape != (2,) or not (np.isfinite(hi_sigma) & (hi_sigma > 0)).all():
         raise ValueError(f"sigmas must be two positive numbers (high-quality, low-quality), got {sigmas!r}")
