@@ -22,6 +22,9 @@ class Aggregator:
     "Base class of every aggregator: `fit(answers) -> self` and a crowd-kit style `fit_predict(df) -> Series`."
     kinds: tuple = ("categorical",)
 
+    def __init__(self):
+        "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
+
     def fit(self, answers: Answers) -> "Aggregator":
         "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`."
         name = type(self).__name__
