@@ -9,14 +9,16 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from numbers import Real
 from typing import Iterable, Optional, Union
 
 import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'Answers', 'find_data_root',
-           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_table']
+__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
+           'check_nonnegative', 'Answers', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
+           'load_dataset', 'datasets_available', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -35,6 +37,24 @@ def check_count(x, name: str, minimum: int = 1) -> int:
         raise TypeError(f"{name} must be an integer ≥ {minimum}, got {x!r}")
     if x < minimum: raise ValueError(f"{name} must be an integer ≥ {minimum}, got {x}")
     return int(x)
+
+def check_real(x, name: str) -> float:
+    "`x` as a float (a real number, not a bool, complex or string), or a TypeError naming `name`."
+    if isinstance(x, bool) or not isinstance(x, (Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
+    return float(x)
+
+def check_positive(x, name: str) -> float:
+    "`x` as a finite float > 0 (ε, a scale, a rate), or an error naming `name`."
+    v = check_real(x, name)
+    if not (np.isfinite(v) and v > 0): raise ValueError(f"{name} must be a finite number > 0, got {x}")
+    return v
+
+def check_nonnegative(x, name: str) -> float:
+    "`x` as a finite float ≥ 0 (a tolerance, a smoothing count), or an error naming `name`."
+    v = check_real(x, name)
+    if not (np.isfinite(v) and v >= 0): raise ValueError(f"{name} must be a finite number ≥ 0, got {x}")
+    return v
 
 # %% ../nbs/00_data.ipynb #8c8e72f3
 KINDS = ("categorical", "continuous")
@@ -69,7 +89,9 @@ class Answers:
         if kind not in KINDS: raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         if duplicates not in DUPLICATE_POLICIES:
             raise ValueError(f"duplicates must be one of {DUPLICATE_POLICIES}, got {duplicates!r}")
-        value = np.asarray(value)
+        worker, task, value = np.asarray(worker), np.asarray(task), np.asarray(value)
+        for name, x in (("worker", worker), ("task", task), ("value", value)):
+            if x.ndim != 1: raise ValueError(f"{name} must be a one-dimensional array (one entry per answer), got shape {x.shape}")
         lengths = {"worker": len(worker), "task": len(task), "value": len(value)}
         if len(set(lengths.values())) != 1: raise ValueError(f"worker, task and value must have equal lengths, got {lengths}")
         if not len(value): raise ValueError("answers are empty: at least one (worker, task, value) is needed")
@@ -106,7 +128,8 @@ class Answers:
 def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classes) -> tuple:
     "Validate answer values for `kind`; return (values, n_classes, classes)."
     if kind == "continuous":
-        if not np.issubdtype(value.dtype, np.number): raise TypeError(f"continuous values must be numeric, got dtype {value.dtype}")
+        if not np.issubdtype(value.dtype, np.number) or np.issubdtype(value.dtype, np.complexfloating):
+            raise TypeError(f"continuous values must be real numbers, got dtype {value.dtype}")
         value = value.astype(np.float64)
         if not np.isfinite(value).all(): raise ValueError("value contains NaN or infinite entries; continuous answers must be finite")
         return value, None, np.array([])
@@ -117,8 +140,7 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
         raise TypeError(f"categorical values must be integer class indices, got dtype {value.dtype}; use Answers.from_frame for labels")
     value = value.astype(np.int64)
     if classes is not None and n_classes is None: n_classes = len(classes)
-    if n_classes is None: n_classes = int(value.max()) + 1
-    if n_classes < 1: raise ValueError(f"n_classes must be at least 1, got {n_classes}")
+    n_classes = int(value.max()) + 1 if n_classes is None else check_count(n_classes, "n_classes")
     lo, hi = int(value.min()), int(value.max())
     if lo < 0 or hi >= n_classes: raise ValueError(f"labels must lie in 0..{n_classes - 1} (n_classes={n_classes}), found {lo}..{hi}")
     classes = np.arange(n_classes) if classes is None else np.asarray(classes)
@@ -213,8 +235,13 @@ def _with_values(self, value, kind: Optional[str] = None, n_classes: Optional[in
     return new
 
 def _select(self, mask) -> "Answers":
-    "The answers where `mask` (boolean over answers, or integer positions) holds; ids and sizes are kept."
-    idx = np.arange(self.n_answers)[np.asarray(mask)]
+    "The answers where `mask` (boolean over answers, or distinct integer positions) holds; ids and sizes are kept."
+    m = np.asarray(mask)
+    if m.dtype == bool and m.shape != (self.n_answers,):
+        raise ValueError(f"mask must be a boolean array of shape ({self.n_answers},) or integer positions, got shape {m.shape}")
+    if m.dtype != bool and (m.ndim != 1 or not np.issubdtype(m.dtype, np.integer) or len(np.unique(m)) != len(m)):
+        raise ValueError("mask must be a boolean array over the answers or distinct integer positions (a repeat would duplicate a pair)")
+    idx = np.arange(self.n_answers)[m]
     if not len(idx): raise ValueError("select() would leave no answers")
     new = object.__new__(Answers)
     new.__dict__.update(self.__dict__)
@@ -269,6 +296,13 @@ class Dataset:
     def n_truth(self) -> int: return int((~np.isnan(self.truth)).sum())
     def __repr__(self): return f"Dataset({self.name!r}, {self.answers!r}, {self.n_truth} with truth)"
 
+    def truth_series(self) -> pd.Series:
+        "The known truths as a Series indexed by task id, in the original labels: comparable with `fit_predict(df)`."
+        known = ~np.isnan(self.truth)
+        values = self.truth[known]
+        if self.answers.kind == "categorical": values = self.answers.classes[values.astype(np.int64)]
+        return pd.Series(values, index=pd.Index(self.answers.tasks[known], name="task"), name="truth")
+
 # %% ../nbs/00_data.ipynb #d71752b1
 def truth_from_frame(answers: Answers, df: pd.DataFrame, task: str = "task", truth: str = "truth",
                      unknown_tasks: str = "error") -> np.ndarray:
@@ -278,12 +312,16 @@ def truth_from_frame(answers: Answers, df: pd.DataFrame, task: str = "task", tru
     keys = df[task]
     if len(keys) and pd.api.types.infer_dtype(keys) != pd.api.types.infer_dtype(ids):
         ids, keys = ids.astype(str), keys.astype(str)
+    if not keys.is_unique: raise ValueError(f"the truth table names some tasks twice, e.g. {keys[keys.duplicated()].tolist()[:3]}")
     pos = ids.get_indexer(keys)
     if (pos < 0).any() and unknown_tasks == "error":
         raise ValueError(f"{int((pos < 0).sum())} truth rows name tasks with no answers, e.g. {keys[pos < 0].tolist()[:3]}")
     values = df[truth]
     if answers.kind == "categorical" and not pd.api.types.is_numeric_dtype(values.dtype):
-        values = pd.Series(pd.Index(answers.classes).get_indexer(values), index=values.index).replace(-1, np.nan)
+        codes = pd.Index(answers.classes).get_indexer(values)
+        unknown = (codes < 0) & values.notna().to_numpy()
+        if unknown.any(): raise ValueError(f"truth labels {sorted(set(values[unknown].tolist()), key=str)[:5]} are not in the classes {answers.classes.tolist()}")
+        values = pd.Series(np.where(codes < 0, np.nan, codes), index=values.index)
     out = np.full(answers.n_tasks, np.nan)
     out[pos[pos >= 0]] = np.asarray(values, dtype=np.float64)[pos >= 0]
     return out

@@ -40,6 +40,8 @@ def default_aggregators(kind: str) -> dict:
 def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> dict:
     "Fit `aggregator` on `ds.answers`; one tidy row: dataset, kind, aggregator, metric, value (vs `ds.truth`), seconds."
     if not isinstance(ds, Dataset): raise TypeError(f"ds must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
+    if not isinstance(aggregator, Aggregator):
+        raise TypeError(f"aggregator must be an ldp_truth.inference aggregator instance, e.g. MajorityVote(), got {aggregator!r}")
     if ds.n_truth == 0: raise ValueError(f"dataset {ds.name!r} has no ground truth: it cannot be scored")
     kind = ds.answers.kind
     t = time.perf_counter()
@@ -50,21 +52,32 @@ def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> di
             "metric": METRICS[kind], "value": value, "seconds": seconds}
 
 # %% ../nbs/06_experiments.ipynb #f23b7057
-def _scorable(datasets: Iterable[Dataset], log: Callable[[str], None]) -> list:
-    "The datasets that have ground truth; each one without is named through `log`."
+def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str], None]) -> list:
+    "The datasets that have ground truth and aggregators for their kind; each one left out is named through `log`."
     keep = []
     for ds in datasets:
         if not isinstance(ds, Dataset): raise TypeError(f"datasets must hold ldp_truth.data.Dataset objects, got {type(ds).__name__}")
-        if ds.n_truth: keep.append(ds)
-        else: log(f"skipped {ds.name!r}: no task has ground truth")
+        if not ds.n_truth: log(f"skipped {ds.name!r}: no task has ground truth")
+        elif not aggregators.get(ds.answers.kind): log(f"skipped {ds.name!r}: no aggregator given for {ds.answers.kind} answers")
+        else: keep.append(ds)
     return keep
+
+def _check_factories(aggregators: dict) -> dict:
+    "`aggregators` as kind → {name: factory}, each factory callable with no arguments (a class or a function)."
+    if not isinstance(aggregators, dict): raise TypeError(f"aggregators must be a dict kind → {{name: factory}}, got {type(aggregators).__name__}")
+    for kind, named in aggregators.items():
+        for name, make in named.items():
+            if not callable(make) or isinstance(make, Aggregator):
+                raise TypeError(f"aggregators[{kind!r}][{name!r}] must be a factory (a class or a function), not {make!r}; "
+                                "write MajorityVote, not MajorityVote()")
+    return aggregators
 
 def evaluate(datasets: Sequence[Dataset], aggregators: Optional[dict] = None, progress: bool = True,
              log: Callable[[str], None] = print) -> pd.DataFrame:
     "Score every aggregator suited to each dataset's kind; a tidy DataFrame with one row per (dataset, aggregator)."
     from tqdm import tqdm
-    aggregators = aggregators or DEFAULT_AGGREGATORS
-    jobs = [(ds, name, make) for ds in _scorable(datasets, log) for name, make in aggregators.get(ds.answers.kind, {}).items()]
+    aggregators = DEFAULT_AGGREGATORS if aggregators is None else _check_factories(aggregators)
+    jobs = [(ds, name, make) for ds in _scorable(datasets, aggregators, log) for name, make in aggregators[ds.answers.kind].items()]
     rows = []
     with tqdm(jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False) as bar:
         for ds, name, make in bar:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .data import Answers, check_count
+from .data import Answers, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
 __all__ = ['CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'WeightedVote', 'Mean', 'Median',
@@ -33,26 +33,24 @@ class Aggregator:
                             "use fit_predict(df) for a DataFrame")
         if answers.kind not in self.kinds:
             raise ValueError(f"{name} accepts {' or '.join(self.kinds)} answers, got answers of kind={answers.kind!r}")
+        if answers.kind == "categorical" and answers.n_classes < 2:
+            raise ValueError(f"{name} needs n_classes ≥ 2, got answers with n_classes={answers.n_classes}; "
+                             "if every answer is the same label, name all the classes: Answers.from_frame(df, classes=[...])")
         self._fit(answers)
         return self
 
     def _fit(self, A: Answers): raise NotImplementedError
 
-    def fit_predict(self, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label") -> pd.Series:
+    def fit_predict(self, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label",
+                    duplicates: str = "error") -> pd.Series:
         "Fit on a long DataFrame (crowd-kit's format); the inferred truth as a Series named `agg_label`, indexed by task id."
         kind = self.kinds[0] if len(self.kinds) == 1 else None
-        A = Answers.from_frame(df, worker, task, label, kind=kind)
+        A = Answers.from_frame(df, worker, task, label, kind=kind, duplicates=duplicates)
         self.fit(A)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
 # %% ../nbs/03_inference.ipynb #1a47bef9
-def _check_nonneg(x, name: str) -> float:
-    "`x` as a finite float ≥ 0, or a ValueError naming `name`."
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.number)) or not np.isfinite(x) or x < 0:
-        raise ValueError(f"{name} must be a finite number ≥ 0, got {x!r}")
-    return float(x)
-
 def _answered(A: Answers) -> np.ndarray:
     "Boolean mask over tasks: True where the task has at least one answer."
     return np.bincount(A.task, minlength=A.n_tasks) > 0
@@ -122,7 +120,10 @@ def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
 def _check_channel(channel, K: int) -> Optional[np.ndarray]:
     "A validated K×K row-stochastic channel matrix (or None)."
     if channel is None: return None
-    M = np.asarray(channel, dtype=np.float64)
+    M = np.asarray(channel)
+    if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.complexfloating):
+        raise TypeError(f"channel must be a {K}×{K} array of probabilities (a mechanism's transition_matrix()), got {channel!r}")
+    M = M.astype(np.float64)
     if M.shape != (K, K): raise ValueError(f"channel must be a {K}×{K} matrix (n_classes of the answers), got shape {M.shape}")
     if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
         raise ValueError("channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1")
@@ -133,8 +134,9 @@ class DawidSkene(Aggregator):
     "Dawid–Skene EM with a full K×K confusion matrix per worker; optional fixed LDP `channel` between answer and report."
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
                  smoothing: float = 0.0, channel: Optional[np.ndarray] = None):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
-        self.smoothing, self.channel = _check_nonneg(smoothing, "smoothing"), channel
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
+        if isinstance(init, list): init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init == "mv"):
             raise ValueError(f"init must be 'mv' or an array of task posteriors (n_tasks × n_classes), got {init!r}")
         self.init = init
@@ -207,8 +209,8 @@ class WeightedVote(Aggregator):
     "Li et al. KDD'18 truth discovery: weighted vote (Eq. 2) ↔ weights w = g(accuracy) (Eq. 3), g(p) = log((K−1)p/(1−p))."
     def __init__(self, n_iter: int = 100, clip: float = 1e-3):
         self.n_iter = check_count(n_iter, "n_iter")
-        if not 0 < clip < 0.5: raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
-        self.clip = float(clip)
+        self.clip = check_real(clip, "clip")
+        if not 0 < self.clip < 0.5: raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
 
     def _weights(self, p: np.ndarray, K: int) -> np.ndarray:
         "g(p) = log((K−1) p / (1−p)) with p clipped to [clip, 1−clip]; the log-odds of a one-coin worker."
@@ -286,8 +288,8 @@ class ConfidenceWeightedMean(Aggregator):
     "Sun et al. Algorithm 1: truth = q-weighted mean (Eq. 1), quality q_i ∝ 1/σ_i, the RMS residual (Eq. 2)."
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, sigma_floor: float = 1e-6):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
-        self.sigma_floor = _check_nonneg(sigma_floor, "sigma_floor")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.sigma_floor = check_nonnegative(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
         scale, n = _scale(A), np.bincount(A.worker, minlength=A.n_workers)
@@ -307,16 +309,16 @@ class ConfidenceWeightedMean(Aggregator):
 CRH_LOSSES = ("squared", "absolute")
 
 def _crh_weights(loss: np.ndarray, A: Answers) -> np.ndarray:
-    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k'), with each source's total loss floored at 1e-10 of the sum; all 1 if no loss."
+    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k'), each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss."
     total = np.bincount(A.worker, weights=loss, minlength=A.n_workers)
     if total.sum() <= 0: return np.ones(A.n_workers)
-    return -np.log(np.maximum(total / total.sum(), _EPS))
+    return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
 
 class CRH(Aggregator):
     "Li et al. SIGMOD'14 CRH: source weights from total loss, truth = weighted mean/median (continuous) or weighted vote."
     kinds = ("categorical", "continuous")
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "squared"):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
         self.loss = loss
 
@@ -355,11 +357,10 @@ class GTM(Aggregator):
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, alpha: float = 10.0, beta: float = 10.0,
                  mu0: float = 0.0, sigma0: float = 1.0):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), _check_nonneg(tol, "tol")
-        for name, v in (("alpha", alpha), ("beta", beta), ("sigma0", sigma0)):
-            if not (np.isfinite(v) and v > 0): raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
-        if not np.isfinite(mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
-        self.alpha, self.beta, self.mu0, self.sigma0 = float(alpha), float(beta), float(mu0), float(sigma0)
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.alpha, self.beta, self.sigma0 = (check_positive(v, n) for v, n in ((alpha, "alpha"), (beta, "beta"), (sigma0, "sigma0")))
+        self.mu0 = check_real(mu0, "mu0")
+        if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
 
     def _fit(self, A: Answers):
         centre = _task_mean(A)

@@ -6,13 +6,12 @@
 from __future__ import annotations
 
 import math
-from numbers import Real
 from typing import Optional, Union
 
 import numpy as np
 import scipy.sparse as sp
 
-from .data import Answers, RngLike, as_generator, check_count
+from .data import Answers, RngLike, as_generator, check_count, check_positive, check_real
 
 # %% auto #0
 __all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -21,18 +20,6 @@ __all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_fro
            'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
-def _check_real(x, name: str) -> float:
-    "`x` as a float, or a TypeError naming `name`."
-    if isinstance(x, bool) or not isinstance(x, (Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
-    return float(x)
-
-def _check_positive(x, name: str) -> float:
-    "A finite number > 0 (ε, a scale, a rate), or an error naming `name`."
-    v = _check_real(x, name)
-    if not (math.isfinite(v) and v > 0): raise ValueError(f"{name} must be a finite number > 0, got {x}")
-    return v
-
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
     "A number of categories: an integer ≥ 2."
     return check_count(n_classes, name, 2)
@@ -57,12 +44,12 @@ def _check_domain(domain) -> np.ndarray:
 # %% ../nbs/04_mechanisms.ipynb #621e669a
 def rr_keep_probability(epsilon: float, n_classes: int) -> float:
     "Probability that k-ary RR keeps the true answer: e^ε/(e^ε+k−1) (Wang & Xu eq. 9 for k=2; Sun et al. eq. 8 with k=|Γ|+1)."
-    e, k = _check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
+    e, k = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
     return 1.0 / (1.0 + (k - 1) * math.exp(-e))
 
 def rr_epsilon(p_keep: float, n_classes: int) -> float:
     "ε of k-ary RR that keeps the answer with probability `p_keep` (> 1/k): ln[p_keep (k−1) / (1−p_keep)]."
-    k, p = _check_n_classes(n_classes), _check_real(p_keep, "p_keep")
+    k, p = _check_n_classes(n_classes), check_real(p_keep, "p_keep")
     if not (1 / k < p <= 1): raise ValueError(f"p_keep must lie in (1/n_classes, 1] = ({1/k:.4g}, 1], got {p_keep}")
     return math.inf if p == 1 else math.log(p * (k - 1) / (1 - p))
 
@@ -74,12 +61,12 @@ def one_layer_epsilon(p_flip: float, n_classes: int) -> float:
 
 def p_flip_from_epsilon(epsilon: float, n_classes: int) -> float:
     "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε."
-    e, s = _check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
+    e, s = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
     return (s - 1) / (math.exp(e) + s - 1)
 
 def _check_p_flip(p_flip, s: int, name: str = "p_flip") -> float:
     "A flip probability in (0, (s−1)/s] (above (s−1)/s Theorem 6.2's ε would be negative)."
-    p = _check_real(p_flip, name)
+    p = check_real(p_flip, name)
     if not (0 < p <= (s - 1) / s): raise ValueError(f"{name} must lie in (0, (s-1)/s] = (0, {(s-1)/s:.4g}] for s={s}, got {p_flip}")
     return p
 
@@ -103,7 +90,7 @@ def two_layer_epsilon_marginal(a: float, b: float, n_classes: int) -> float:
 
 def _check_ab(a, b, s: int) -> tuple:
     "Bounds of U(a, b): 0 <= a <= b <= 1 with mean (a+b)/2 in (0, (s−1)/s] (Theorem 6.3's validity condition)."
-    a, b = _check_real(a, "a"), _check_real(b, "b")
+    a, b = check_real(a, "a"), check_real(b, "b")
     if not (0 <= a <= 1): raise ValueError(f"a must lie in [0, 1], got {a}")
     if not (0 <= b <= 1): raise ValueError(f"b must lie in [0, 1], got {b}")
     if a > b: raise ValueError(f"a must be <= b, got a={a}, b={b}")
@@ -148,11 +135,11 @@ def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
 # %% ../nbs/04_mechanisms.ipynb #df2cf2c4
 def laplace_scale(epsilon: float, domain) -> float:
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
-    return len(_check_domain(domain)) / _check_positive(epsilon, "epsilon")
+    return len(_check_domain(domain)) / check_positive(epsilon, "epsilon")
 
 def laplace_epsilon(scale: float, domain) -> float:
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
-    d, b = _check_domain(domain), _check_positive(scale, "scale")
+    d, b = _check_domain(domain), check_positive(scale, "scale")
     return float(d[-1] - d[0]) / b
 
 # %% ../nbs/04_mechanisms.ipynb #70f07a70
@@ -294,7 +281,7 @@ def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
     def __init__(self, epsilon: float, n_classes: int, null: bool = False, secure: bool = False, max_cells: int = 2 * 10**7):
-        self.epsilon, self.n_classes = _check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
+        self.epsilon, self.n_classes = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
         if not isinstance(null, (bool, np.bool_)): raise TypeError(f"null must be True or False, got {null!r}")
         self.null, self.secure, self.max_cells, self.protects_null = bool(null), bool(secure), int(max_cells), bool(null)
         self.n_symbols = self.n_classes + self.null
@@ -363,7 +350,7 @@ class TwoLayer(_FlipMechanism):
     def from_epsilon(cls, epsilon: float, n_classes: int, a: float = 0.0, secure: bool = False) -> "TwoLayer":
         "The two-layer mechanism whose Theorem 6.3 ε is `epsilon`: (a+b)/2 = p^f of Theorem 6.2 (Theorem 6.4)."
         p = p_flip_from_epsilon(epsilon, n_classes)
-        a = _check_real(a, "a")
+        a = check_real(a, "a")
         if not (0 <= a <= p): raise ValueError(f"a must lie in [0, p^f] = [0, {p:.4g}] for epsilon={epsilon}, got {a}")
         b = 2 * p - a
         if b > 1: raise ValueError(f"a={a} gives b = 2p^f − a = {b:.4g} > 1; choose a >= {2 * p - 1:.4g}")
@@ -410,9 +397,9 @@ class LaplacePerturbation(Mechanism):
     "Sun et al. LP: fill NULLs (eq. 6), then add Lap(|Γ|/ε) to every cell (eq. 7)."
     def __init__(self, epsilon: float, domain, null_fill: Union[str, float, None] = "uniform", secure: bool = False,
                  max_cells: int = 2 * 10**7):
-        self.epsilon_paper, self.domain = _check_positive(epsilon, "epsilon"), _check_domain(domain)
+        self.epsilon_paper, self.domain = check_positive(epsilon, "epsilon"), _check_domain(domain)
         if not (null_fill is None or null_fill == "uniform"):
-            if isinstance(null_fill, str) or _check_real(null_fill, "null_fill") not in self.domain:
+            if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in self.domain:
                 raise ValueError(f"null_fill must be 'uniform', None or a value in the domain {self.domain}, got {null_fill!r}")
         self.null_fill, self.secure, self.max_cells = null_fill, bool(secure), int(max_cells)
         self.protects_null = null_fill is not None
@@ -460,7 +447,7 @@ class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: per-worker variance δ² ~ Exp(rate λ₂), then N(0, δ²) noise on each answer."
     epsilon = math.inf
     def __init__(self, lam2: float, secure: bool = False):
-        self.lam2, self.secure = _check_positive(lam2, "lam2"), bool(secure)
+        self.lam2, self.secure = check_positive(lam2, "lam2"), bool(secure)
 
     def worker_variances(self, n_workers: int, rng: RngLike = None) -> np.ndarray:
         "Each worker's private noise variance δ_s² ~ Exp(rate λ₂) (mean 1/λ₂)."
@@ -512,7 +499,7 @@ class MatrixFactorization(Mechanism):
     "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Laplace objective noise; the worker sends u_i V."
     def __init__(self, epsilon: float, d: int, domain, rng: RngLike = None, n_tasks: Optional[int] = None,
                  V: Optional[np.ndarray] = None, secure: bool = False, max_cells: int = 2 * 10**7):
-        self.epsilon_paper, self.domain = _check_positive(epsilon, "epsilon"), _check_domain(domain)
+        self.epsilon_paper, self.domain = check_positive(epsilon, "epsilon"), _check_domain(domain)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)): raise TypeError(f"d must be an integer >= 1, got {d!r}")
         if d < 1: raise ValueError(f"d (factorization parameter) must be >= 1, got {d}")
         self.d, self.secure, self.max_cells, self._server_rng = int(d), bool(secure), int(max_cells), as_generator(rng)

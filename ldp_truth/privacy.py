@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
-from .data import Answers, RngLike, as_generator, check_count
-from .mechanisms import _check_positive, _check_real   # the same argument checks as the mechanisms
+from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 from .mechanisms import (GaussianExpVariance, Mechanism, laplace_epsilon, laplace_scale, max_log_ratio,
                                   one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
                                   two_layer_epsilon_limit, two_layer_epsilon_marginal, two_layer_epsilon_per_answer)
@@ -28,15 +27,9 @@ __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm
            'two_layer_epsilon_limit', 'laplace_scale', 'laplace_epsilon', 'max_log_ratio']
 
 # %% ../nbs/05_privacy.ipynb #f787bb40
-def _nonnegative(x, name: str) -> float:
-    "A finite number >= 0."
-    v = _check_real(x, name)
-    if not (math.isfinite(v) and v >= 0): raise ValueError(f"{name} must be a finite number >= 0, got {x}")
-    return v
-
 def _probability(x, name: str) -> float:
     "A number strictly between 0 and 1."
-    v = _check_real(x, name)
+    v = check_real(x, name)
     if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x}")
     return v
 
@@ -56,7 +49,7 @@ def compose(epsilons) -> float:
 
 def worker_epsilon(epsilon: float, m) -> Union[float, np.ndarray]:
     "Wang & Xu Theorem 1: m answers, each ε-LADP and randomised independently, are mε-LDP for the whole vector."
-    e = _nonnegative(epsilon, "epsilon")
+    e = check_nonnegative(epsilon, "epsilon")
     mm = np.asarray(m)
     if not np.issubdtype(mm.dtype, np.integer) or (mm < 0).any():
         raise ValueError(f"m must be a non-negative integer number of answers (or an array of them), got {m!r}")
@@ -104,19 +97,19 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
 # %% ../nbs/05_privacy.ipynb #cee40b16
 def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Li et al. crowd sensing Theorem 4.10 restated: the claimed δ at ε is Pr(δ_s² < Δ²/2ε) = 1 − exp(−λ₂Δ²/(2ε))."
-    e, lam, d = _check_positive(epsilon, "epsilon"), _check_positive(lam2, "lam2"), _check_positive(sensitivity, "sensitivity")
+    e, lam, d = check_positive(epsilon, "epsilon"), check_positive(lam2, "lam2"), check_positive(sensitivity, "sensitivity")
     return -math.expm1(-lam * d * d / (2 * e))
 
 def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: float) -> float:
     "Li et al. Theorem 4.10 as stated: the smallest noise level c = λ₁/λ₂ for (ε, δ)-LDP, γ²/(2λ₁ ε ln(1/(1−δ)))."
-    e, dl = _check_positive(epsilon, "epsilon"), _probability(delta, "delta")
-    l1, g = _check_positive(lam1, "lam1"), _check_positive(gamma, "gamma")
+    e, dl = check_positive(epsilon, "epsilon"), _probability(delta, "delta")
+    l1, g = check_positive(lam1, "lam1"), check_positive(gamma, "gamma")
     return g * g / (2 * l1 * e * -math.log1p(-dl))
 
 # %% ../nbs/05_privacy.ipynb #ec98f905
 def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of the Gaussian mechanism N(0, σ²) with sensitivity Δ (Balle & Wang 2018, Theorem 8)."
-    e, s, d = _nonnegative(epsilon, "epsilon"), _check_positive(sigma, "sigma"), _check_positive(sensitivity, "sensitivity")
+    e, s, d = check_nonnegative(epsilon, "epsilon"), check_positive(sigma, "sigma"), check_positive(sensitivity, "sensitivity")
     u, v = d / (2 * s), e * s / d
     return float(max(stats.norm.cdf(u - v) - math.exp(e) * stats.norm.cdf(-u - v), 0.0))
 
@@ -129,16 +122,16 @@ def _delta_known_variance(e: float, lam: float, d: float) -> float:
 
 def exp_variance_delta_known(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of Gaussian noise with variance ~ Exp(rate λ₂) when the adversary knows the variance."
-    e, lam, d = _nonnegative(epsilon, "epsilon"), _check_positive(lam2, "lam2"), _check_positive(sensitivity, "sensitivity")
+    e, lam, d = check_nonnegative(epsilon, "epsilon"), check_positive(lam2, "lam2"), check_positive(sensitivity, "sensitivity")
     return _delta_known_variance(e, lam, d)
 
 def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
     "Pure ε of ONE answer with unknown variance ~ Exp(rate λ₂): the output is Laplace(1/√(2λ₂)), so ε = Δ√(2λ₂)."
-    return _check_positive(sensitivity, "sensitivity") * math.sqrt(2 * _check_positive(lam2, "lam2"))
+    return check_positive(sensitivity, "sensitivity") * math.sqrt(2 * check_positive(lam2, "lam2"))
 
 def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of ONE answer with unknown variance: the Laplace curve max(0, 1 − exp((ε − Δ√(2λ₂))/2))."
-    e = _nonnegative(epsilon, "epsilon")
+    e = check_nonnegative(epsilon, "epsilon")
     return float(max(0.0, -math.expm1((e - exp_variance_epsilon_unknown(lam2, sensitivity)) / 2)))
 
 # %% ../nbs/05_privacy.ipynb #d5ddc7dc
@@ -284,7 +277,7 @@ def audit(mechanism: Mechanism, x, x_prime, n_samples: int = 10**6, alpha: float
     n_samples, n_pilot, batch_cells = check_count(n_samples, "n_samples"), check_count(n_pilot, "n_pilot"), check_count(batch_cells, "batch_cells")
     alpha = _probability(alpha, "alpha")
     if events is not None and not isinstance(events, Events): raise TypeError(f"events must be an Events, got {type(events).__name__}")
-    claimed = mechanism.epsilon if eps_claimed is None else _check_real(eps_claimed, "eps_claimed")
+    claimed = mechanism.epsilon if eps_claimed is None else check_real(eps_claimed, "eps_claimed")
     g = as_generator(rng)
     ev = _default_events(mechanism, x, xp, j, n_pilot, g) if events is None else events
     c, cp = _event_counts(mechanism, x, xp, n_samples, ev, g, batch_cells)
