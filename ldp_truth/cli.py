@@ -13,8 +13,8 @@ from typing import Optional, Sequence
 import pandas as pd
 
 from . import __version__
-from .data import dataset_table, find_data_root, list_datasets
-from .experiments import evaluate, load_all, plot_scores, synthetic_datasets
+from .data import dataset_summary, dataset_table, find_data_root
+from .experiments import HIGHER_IS_BETTER, evaluate, load_all, plot_scores, synthetic_datasets, wide_table
 
 # %% auto #0
 __all__ = ['write_report', 'main']
@@ -30,29 +30,25 @@ def _markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
 
 def _metric_section(results: pd.DataFrame, metric: str, figure: str) -> str:
     "One metric's table (datasets × aggregators, best per dataset in bold) and its figure."
-    sub = results[results.metric == metric]
-    wide = sub.pivot(index="dataset", columns="aggregator", values="value")[list(pd.unique(sub.aggregator))]
-    best = wide.max(axis=1) if metric == "accuracy" else wide.min(axis=1)
+    wide, higher = wide_table(results, metric), HIGHER_IS_BETTER[metric]
+    best = wide.max(axis=1) if higher else wide.min(axis=1)
     shown = wide.apply(lambda col: [f"**{v:.3f}**" if v == b else f"{v:.3f}" for v, b in zip(col, best)])
-    better = "higher" if metric == "accuracy" else "lower"
-    return (f"## {metric}\n\nOver the tasks with ground truth; {better} is better; the best per dataset in bold.\n\n"
+    return (f"## {metric}\n\nOver the tasks with ground truth; {'higher' if higher else 'lower'} is better; "
+            "the best per dataset in bold.\n\n"
             f"{_markdown_table(shown)}\n\n![{metric}]({figure})\n")
 
 def _timing_section(results: pd.DataFrame) -> str:
     "Seconds each aggregator took to fit each dataset."
-    wide = results.pivot(index="dataset", columns="aggregator", values="seconds")[list(pd.unique(results.aggregator))]
-    return f"## Fitting time (seconds)\n\n{_markdown_table(wide, 4)}\n"
+    return f"## Fitting time (seconds)\n\n{_markdown_table(wide_table(results, values='seconds'), 4)}\n"
 
 # %% ../nbs/07_cli.ipynb #c3f357c1
-def _datasets_section(root: Optional[Path], names: Optional[Sequence[str]]) -> str:
-    "Which data the report used: the real datasets (with their sizes) or the synthetic fallback."
-    if root is None or not list_datasets(root):
+def _datasets_section(real: list, root: Optional[Path]) -> str:
+    "Which data the report used: the real datasets loaded (with their sizes), or the synthetic fallback when there are none."
+    if not real:
         where = f"in `{root}`" if root else "(`--data`, `$LDP_TRUTH_DATA` or `shared/datasets`)"
         return (f"## Data\n\n**No datasets found** {where}: "
                 "this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n")
-    table = dataset_table(root)
-    if names is not None: table = table[table.dataset.isin(names)]
-    return f"## Data\n\nFrom `{root}`:\n\n{_markdown_table(table.set_index('dataset'))}\n"
+    return f"## Data\n\nFrom `{root}`:\n\n{_markdown_table(dataset_summary(real).set_index('dataset'))}\n"
 
 def write_report(out, root=None, names: Optional[Sequence[str]] = None, progress: bool = True) -> Path:
     "Score the default aggregators on the datasets found (synthetic ones if none) and write `out/report.md`, CSV and figures."
@@ -63,12 +59,11 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, progress
     out.mkdir(parents=True, exist_ok=True)
     root = find_data_root(root)
     if root is None and names: raise ValueError(f"datasets {list(names)} were asked for, but no datasets folder was found")
-    real = root is not None and (names or list_datasets(root))
-    datasets = load_all(names, root) if real else synthetic_datasets(0)
-    results = evaluate(datasets, progress=progress, log=lambda m: print(m, file=sys.stderr))
+    real = [] if root is None else load_all(names, root)       # each dataset is read once
+    results = evaluate(real or synthetic_datasets(0), progress=progress, log=lambda m: print(m, file=sys.stderr))
     results.to_csv(out / "results.csv", index=False)
     parts = [f"# ldp_truth report\n\nldp_truth {__version__}: every default aggregator on every dataset.\n",
-             _datasets_section(root, names)]
+             _datasets_section(real, root)]
     for metric in pd.unique(results.metric):
         figure = f"{metric.lower()}.png"
         ax = plot_scores(results, metric)

@@ -18,7 +18,7 @@ import pandas as pd
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
            'check_nonnegative', 'Answers', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
-           'load_dataset', 'datasets_available', 'dataset_table']
+           'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -365,14 +365,17 @@ def datasets_available(*names: str, root=None) -> bool:
     return not missing
 
 # %% ../nbs/00_data.ipynb #98d64f8b
-def dataset_table(root=None) -> pd.DataFrame:
-    "One row per dataset found: kind, classes, workers, tasks, answers, tasks with truth, mean sparsity."
+def dataset_summary(datasets: Iterable[Dataset]) -> pd.DataFrame:
+    "One row per (loaded) dataset: kind, classes, workers, tasks, answers, tasks with truth, mean sparsity."
     rows = []
-    for name in list_datasets(root):
-        ds = load_dataset(name, root)
+    for ds in datasets:
         A = ds.answers
         per_worker = np.bincount(A.worker, minlength=A.n_workers)
-        rows.append({"dataset": name, "kind": A.kind, "K": A.n_classes or "-", "workers": A.n_workers,
+        rows.append({"dataset": ds.name, "kind": A.kind, "K": A.n_classes or "-", "workers": A.n_workers,
                      "tasks": A.n_tasks, "answers": A.n_answers, "truth": ds.n_truth,
                      "sparsity": round(float(1 - (per_worker / A.n_tasks).mean()), 3)})
     return pd.DataFrame(rows)
+
+def dataset_table(root=None) -> pd.DataFrame:
+    "`dataset_summary` of every dataset found."
+    return dataset_summary(load_dataset(name, root) for name in list_datasets(root))

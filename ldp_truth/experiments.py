@@ -18,8 +18,8 @@ from .metrics import accuracy, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
-__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets', 'load_all',
-           'plot_scores']
+__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets',
+           'load_all', 'wide_table', 'plot_scores']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {
@@ -29,6 +29,7 @@ DEFAULT_AGGREGATORS = {
                    "CRH": CRH, "GTM": GTM},
 }
 METRICS = {"categorical": "accuracy", "continuous": "MAE"}
+HIGHER_IS_BETTER = {"accuracy": True, "MAE": False}
 
 def default_aggregators(kind: str) -> dict:
     "Name → factory of the default aggregators for answers of `kind` ('categorical' or 'continuous')."
@@ -100,18 +101,22 @@ def load_all(names: Optional[Sequence[str]] = None, root=None) -> list:
     return [load_dataset(n, root) for n in (list_datasets(root) if names is None else names)]
 
 # %% ../nbs/06_experiments.ipynb #73cf0a3c
+def wide_table(table: pd.DataFrame, metric: Optional[str] = None, values: str = "value") -> pd.DataFrame:
+    "Datasets × aggregators (in the order they ran) of one column of a tidy table, optionally one metric's rows only."
+    sub = table if metric is None else table[table.metric == metric]
+    if sub.empty: raise ValueError(f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}")
+    return sub.pivot(index="dataset", columns="aggregator", values=values)[list(pd.unique(sub.aggregator))]
+
 def plot_scores(table: pd.DataFrame, metric: str, ax=None):
     "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the matplotlib Axes."
     import matplotlib.pyplot as plt
-    sub = table[table.metric == metric]
-    if sub.empty: raise ValueError(f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}")
-    wide = sub.pivot(index="dataset", columns="aggregator", values="value")[list(pd.unique(sub.aggregator))]
+    wide = wide_table(table, metric)
     if ax is None: ax = plt.subplots(figsize=(7, 0.45 * len(wide) + 1.6))[1]
     y = np.arange(len(wide))
     for i, (name, col) in enumerate(wide.items()):
         ax.plot(col.to_numpy(), y + (i - (wide.shape[1] - 1) / 2) * 0.08, "o", label=name, alpha=.85)
     ax.set_yticks(y, wide.index)
-    ax.set_xlabel(metric + (" (higher is better)" if metric == "accuracy" else " (lower is better)"))
+    ax.set_xlabel(f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)")
     ax.grid(axis="x", alpha=.3)
     ax.legend(fontsize=8, loc="best")
     return ax
