@@ -12,14 +12,8 @@ import nbformat
 import yaml
 from nbconvert import MarkdownExporter
 from nbdev.config import get_config
-from nbdev.quarto import refresh_quarto_yml
-from nbdev.serve import proc_nbs
 
-
-def processed_index() -> Path:
-    "Run nbdev's notebook processors over nbs/ and return the processed index notebook."
-    refresh_quarto_yml()
-    return proc_nbs(n_workers=1) / "index.ipynb"
+from make_docs import process_notebooks   # the same processing the docs site gets (tools/ is on sys.path when run as a script)
 
 
 def strip_front_matter(md: str) -> str:
@@ -38,7 +32,7 @@ def notebook_links_from_root(md: str) -> str:
 
 def main() -> None:
     root = get_config().config_path
-    nb = nbformat.read(processed_index(), as_version=4)
+    nb = nbformat.read(process_notebooks() / "index.ipynb", as_version=4)
     nb.metadata["language_info"] = {"name": "python"}   # so that code blocks are fenced as ```python
     md, resources = MarkdownExporter().from_notebook_node(nb, resources={"output_files_dir": "README_files"})
     figures = root / "README_files"
