@@ -229,6 +229,7 @@ def audit_table(mechanism: str, epsilon: Optional[float] = None, n_classes: int 
     r = audit(m, x, xp, n_samples=samples, alpha=alpha, rng=seed, eps_claimed=claimed)
     rows = [("mechanism", repr(m)), ("answers per worker", answers), ("claimed ε per answer", f"{claimed:.4f}")]
     if mechanism == "two-layer": rows.append(("Li et al. Theorem 6.3 ε (one answer)", f"{m.epsilon_marginal:.4f}"))
+    if mechanism in ("laplace", "mf"): rows.append(("Laplace noise scale (max Γ − min Γ)/ε", f"{m.scale:.4f}"))
     rows += [(f"audit lower bound ({1 - alpha:.0%} confidence)", f"{r.eps_lower:.4f}"),
              ("verdict", "consistent with the claim" if r.passed else "the claim is REFUTED"),
              ("samples per input", samples), ("witness event", f"{r.witness}, counts {r.counts}")]
@@ -553,14 +554,14 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("datasets", help="list the datasets found, with their sizes")
     d.add_argument("--data", default=None, help=_DATA_HELP)
     pr = sub.add_parser("privatize", help="perturb a worker,task,label CSV with an LDP mechanism (ids kept)")
-    pr.add_argument("input", metavar="IN.csv")
+    pr.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
     _mechanism_options(pr)
     _class_options(pr)
     pr.add_argument("--seed", type=_count(0), help="seed (default: fresh randomness)")
     pr.add_argument("--secure", action="store_true", help="draw the noise with OpenDP's samplers from a cryptographic source")
     pr.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)")
     i = sub.add_parser("infer", help="infer each task's truth from a worker,task,label CSV")
-    i.add_argument("input", metavar="IN.csv")
+    i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
     i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
     i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by ds")
@@ -577,7 +578,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--alpha", type=_probability, default=0.01, help="1 − confidence (default 0.01)")
     a.add_argument("--seed", type=_count(0), default=0, help="seed (default 0)")
     b = sub.add_parser("budget", help="per worker: answers, cells released, ε per answer and per worker")
-    b.add_argument("input", metavar="IN.csv")
+    b.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
     _mechanism_options(b)
     _class_options(b)
     b.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)")
@@ -614,7 +615,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try: args = _parser().parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
     try: _run(args)
-    except (ValueError, TypeError, FileNotFoundError, NotImplementedError, ImportError) as e:
+    except (ValueError, TypeError, OSError, NotImplementedError, ImportError) as e:      # OSError: a missing or unwritable file
         print(f"ldp-truth {args.command}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     return 0
