@@ -3,7 +3,8 @@
 For the landing page, the privacy page and every paper page (`1*_*.html`; `03_inference.html` while there is none):
 the screenshot is not blank, the maths is rendered (`<math>` or KaTeX elements in the DOM the browser built) and no TeX
 source (`$…$`, `\\(…\\)`) is left in the text. For every page of the site: every local link (`href`/`src`) resolves to a
-file in `_docs/` (and its `#anchor` to an element of that page), and nothing is loaded from the network. Run by
+file in `_docs/` (and its `#anchor` to an element of that page), and nothing is loaded from the network; every
+relative link of README.md names a file of the repository. Run by
 `make test`; where Chromium is not installed it says so and exits 0.
 """
 from html.parser import HTMLParser
@@ -82,6 +83,12 @@ def dead_links(page: Path, parsed: Page, ids: dict[str, set]) -> list[str]:
     return dead
 
 
+def dead_readme_links(readme: Path) -> list[str]:
+    "The relative links of the README (`[text](nbs/00_data.ipynb)`, images) that name no file of the repository."
+    links = re.findall(r"\]\(([^)\s]+)\)", readme.read_text())
+    return [l for l in links if not l.startswith(EXTERNAL) and not (ROOT / unquote(urlsplit(l).path)).exists()]
+
+
 def blank(png: Path) -> bool:
     "A screenshot with (almost) no variation: a blank or single-colour page."
     return float(np.asarray(Image.open(png).convert("L"), dtype=float).std()) < 5
@@ -99,7 +106,8 @@ def main() -> int:
         print("test_site: SKIPPED, no Chromium on PATH (apt-get install -y chromium) — the docs site was not checked")
         return 0
     subprocess.run([sys.executable, str(ROOT / "tools" / "make_docs.py")], check=True, cwd=ROOT)
-    failures, checks = [], 0
+    failures, checks = [], 1
+    if dead := dead_readme_links(ROOT / "README.md"): failures.append(f"README.md: dead relative links {dead[:3]}")
     html = {p.name: Page(p.read_text()) for p in sorted(SITE.glob("*.html"))}
     ids = {name: parsed.ids for name, parsed in html.items()}
     for name, parsed in html.items():
