@@ -15,8 +15,9 @@ from scipy import optimize, stats
 from ..data import check_count, check_positive, check_real
 
 # %% auto #0
-__all__ = ['private_effective_ability', 'collective_private_wisdom', 'TheoremBound', 'theorem2_lambda_range',
-           'theorem2_proof_exponent', 'theorem2_bound', 'theorem2_min_tasks']
+__all__ = ['BERRY_ESSEEN', 'PAPER_BERRY_ESSEEN', 'private_effective_ability', 'collective_private_wisdom', 'TheoremBound',
+           'theorem2_lambda_range', 'theorem2_proof_exponent', 'theorem2_bound', 'theorem2_min_tasks', 'theorem3_bound',
+           'theorem4_pmv_lower_bound', 'pmv_error']
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #be151c1c
 def _check_abilities(p_star) -> np.ndarray:
@@ -126,3 +127,55 @@ def theorem2_min_tasks(n: int, v_hat: float) -> float:
     n, v = check_count(n, "n"), _check_vhat(v_hat)
     m = max(n, _first_feasible_m(v), 3)
     return float(m) if math.log(m) <= n * v else math.inf
+
+# %% ../../nbs/10_private_dawid_skene.ipynb #fa99c155
+def theorem3_bound(m: int, epsilon: float, n: Optional[int] = None, v_hat: Optional[float] = None,
+                   lam: Optional[float] = None, init_error: Optional[float] = None) -> TheoremBound:
+    "Eq. 32: max_i |p̂_i − p*_i| ≤ 6√(log m /(m ε²)), for ε ≤ 1 and under Theorem 2's assumptions (given n, v̂)."
+    m, e = _check_m(m), check_positive(epsilon, "epsilon")
+    violated = [] if e <= 1 else [f"ε ≤ 1: ε = {e:g}"]
+    if n is None or v_hat is None: unchecked = ("Theorem 2's assumptions (n, v_hat not given)",)
+    else:
+        v2, unchecked = _theorem2_conditions(check_count(n, "n"), _check_vhat(v_hat), m, lam, init_error)
+        violated += list(v2)
+    return TheoremBound("Theorem 3 (Eq. 32)", 6 * math.sqrt(math.log(m) / (m * e * e)), tuple(violated), tuple(unchecked))
+
+# %% ../../nbs/10_private_dawid_skene.ipynb #6a6caa0d
+BERRY_ESSEEN = 0.4748          # Shevtsova (2011), i.i.d. summands: sup |F_n − Φ| ≤ C·E|X|³/(σ³√n)
+PAPER_BERRY_ESSEEN = 1 / 16    # the constant of Wang & Xu's Eq. 36
+
+def _experts(n: int, delta: float) -> int:
+    "⌈n^δ⌉, the number of experts of the Theorem 4 instance."
+    return math.ceil(n ** delta - 1e-12)
+
+def theorem4_pmv_lower_bound(n: int, delta: float, epsilon: float, m: Optional[int] = None,
+                             berry_esseen: float = BERRY_ESSEEN) -> TheoremBound:
+    "Eq. 37: private majority vote's error on ⌈n^δ⌉ experts + spammers ≥ v^k (Φ(−k/√(n−k)) − C/√(n−k)), v = e^ε/(e^ε+1)."
+    n, e, d = check_count(n, "n", 2), check_positive(epsilon, "epsilon"), check_real(delta, "delta")
+    if not 0 < d < 1: raise ValueError(f"delta must lie strictly between 0 and 1 (the theorem needs < 1/2), got {delta}")
+    C = check_positive(berry_esseen, "berry_esseen")
+    k = _experts(n, d)
+    if k >= n: raise ValueError(f"the instance needs fewer experts than workers: ⌈n^δ⌉ = {k} ≥ n = {n}")
+    v, s = 1 / (1 + math.exp(-e)), math.sqrt(n - k)
+    phi = float(stats.norm.cdf(-k / s))
+    violated = []
+    if not e > math.log(85 / 15): violated.append(f"ε > ln(85/15) = {math.log(85 / 15):.4f}: ε = {e:g}")
+    if not d < 0.5: violated.append(f"δ < 1/2: δ = {d:g}")
+    if not phi >= 0.25: violated.append(f"Φ(−k/√(n−k)) ≥ 1/4: {phi:.3g}")
+    if not C / s <= 0.125: violated.append(f"C_BE/√(n−k) ≤ 1/8: {C / s:.3g}")
+    if not math.exp(-k * (0.5 * (2 * v - 1) ** 2 + math.log(v))) <= 1 / 16: violated.append("Eq. 39: e^{−k f(v)} ≤ 1/16")
+    if m is None: unchecked = ("Theorem 2's assumptions for the right side of Eq. 34 (m not given)",)
+    else:
+        v2, unchecked = _theorem2_conditions(n, math.tanh(e / 2) ** 2 * k / n, _check_m(m), None, None)
+        violated += [f"right side of Eq. 34, Theorem 2: {x}" for x in v2]
+    return TheoremBound("Theorem 4 (Eq. 37)", v ** k * (phi - C / s), tuple(violated), tuple(unchecked))
+
+def pmv_error(p_star, epsilon: float) -> float:
+    "Exact expected error of private majority vote (Eq. 33, ties → 1) for one-coin workers answering every task, truth 0/1 equally likely."
+    c = math.tanh(_check_eps(epsilon) / 2)
+    q = c * _check_abilities(p_star) + (1 - c) / 2                 # Eq. 19: a report is right w.p. q
+    pmf = np.ones(1)
+    for value, count in zip(*np.unique(q, return_counts=True)):
+        pmf = np.convolve(pmf, stats.binom.pmf(np.arange(count + 1), count, value))
+    right, n = np.arange(len(pmf)), len(q)
+    return float(0.5 * pmf[right < n / 2].sum() + 0.5 * pmf[right <= n / 2].sum())   # y* = 1, y* = 0
