@@ -14,10 +14,11 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_positive, check_real
 
 # %% auto #0
-__all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
+__all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
-           'laplace_epsilon', 'Mechanism', 'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation',
-           'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization']
+           'laplace_epsilon', 'Mechanism', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
+           'LaplacePerturbation', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
+           'MatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -278,6 +279,15 @@ def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
     return np.full((k, k), p_flip / (k - 1)) + np.eye(k) * (1 - p_flip - p_flip / (k - 1))
 
 # %% ../nbs/04_mechanisms.ipynb #49765525
+NULL_LABEL = "NULL"
+
+def with_null_class(classes) -> np.ndarray:
+    "The class labels with \"NULL\" appended as the last class (an object array, so integer labels stay integers)."
+    classes = np.asarray(classes)
+    if (classes.astype(str) == NULL_LABEL).any():
+        raise ValueError(f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own")
+    return np.array(list(classes) + [NULL_LABEL], dtype=object)
+
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
     def __init__(self, epsilon: float, n_classes: int, null: bool = False, secure: bool = False, max_cells: int = 2 * 10**7):
@@ -295,21 +305,20 @@ class RandomizedResponse(_FlipMechanism):
         return _flip_matrix(1 - self.p_keep, self.n_symbols)
 
     def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
-        "Perturb every answer; with null=True every (worker, task) cell, returning the non-NULL outputs."
+        "Perturb every answer; with null=True every (worker, task) cell, NULL reports kept as class n_classes (\"NULL\")."
         if not self.null: return super().privatize(answers, rng)
         _check_answers(answers, "categorical", self.n_classes)
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
             raise ValueError(f"RR with null=True perturbs all {W}×{T} = {W*T} cells (> max_cells={self.max_cells}); "
                              "pass a larger max_cells to RandomizedResponse to allow it")
+        classes = with_null_class(answers.classes)
         g = self._rng(rng)
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = answers.value
         out = _flip(cells, 1 - self.p_keep, K + 1, g, self.secure)
-        idx = np.flatnonzero(out < K)
-        if not len(idx): raise ValueError("every perturbed cell came out NULL: no answers to return")
-        return Answers(idx // T, idx % T, out[idx], n_workers=W, n_tasks=T, n_classes=K, workers=answers.workers,
-                       tasks=answers.tasks, classes=answers.classes)
+        return Answers(np.repeat(np.arange(W), T), np.tile(np.arange(T), W), out, n_workers=W, n_tasks=T,
+                       n_classes=K + 1, workers=answers.workers, tasks=answers.tasks, classes=classes)
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "Perturb one worker's vector; with null=True NaN cells are perturbed too (NaN in the output = NULL)."
