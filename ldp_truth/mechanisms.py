@@ -18,7 +18,8 @@ __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
            'laplace_epsilon', 'Mechanism', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
            'LaplacePerturbation', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
-           'MatrixFactorization']
+           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
+           'BoundedMatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -490,14 +491,16 @@ def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
     V = as_generator(rng).standard_normal((d, n_tasks))
     return V / np.abs(V).sum(0, keepdims=True)
 
-def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray) -> tuple:
-    "Every worker's G_i = Σ_{j∈T_i} v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} a_ij v_j (n_workers × d)."
+def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
+                  weight: Optional[np.ndarray] = None) -> tuple:
+    "Every worker's G_i = Σ_{j∈T_i} w_j v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} w_j a_ij v_j (n_workers × d); w = 1 by default."
     d, n_tasks = V.shape
-    M = sp.csr_matrix((np.ones(len(task)), (worker, task)), shape=(n_workers, n_tasks))
+    w = np.ones(len(task)) if weight is None else np.asarray(weight, dtype=np.float64)
+    M = sp.csr_matrix((w, (worker, task)), shape=(n_workers, n_tasks))
     G = np.empty((n_workers, d, d))
     for e in range(d):                                   # a loop over the d dimensions keeps memory O(n_tasks·d)
         G[:, e, :] = M @ (V.T * V[e][:, None])           # G_i[e, f] = Σ_{j∈T_i} v_ej v_fj
-    b = np.asarray(sp.csr_matrix((value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
+    b = np.asarray(sp.csr_matrix((w * value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
     return G, b
 
 def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -556,3 +559,82 @@ class MatrixFactorization(Mechanism):
         return (mf_solve(G, self._noisy_b(b, g)) @ V)[0]
 
     def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist())
+
+# %% ../nbs/04_mechanisms.ipynb #bf8256fb
+def mf_huber_solve(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
+                   eta: np.ndarray, bound: float, ridge: float, n_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
+    "Every worker's argmin of Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i (Huber ρ_B, ridge λ > 0), by IRLS."
+    d = V.shape[0]
+    ridge_I = ridge * np.eye(d)
+    Vt = V.T
+    U = np.zeros((n_workers, d))
+    for _ in range(n_iter):                      # IRLS iterations; each one vectorised over all workers
+        r = value - np.einsum("ad,ad->a", U[worker], Vt[task])
+        ar = np.abs(r)
+        w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))   # ψ_B(r)/r
+        G, b = mf_statistics(worker, task, value, n_workers, V, weight=w)
+        new = np.linalg.solve(G + ridge_I, (b - eta)[..., None])[..., 0]
+        step, U = np.abs(new - U).max(initial=0.0), new
+        if step <= tol * max(1.0, np.abs(U).max(initial=0.0)): break
+    return U
+
+def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: float, bound: float = math.inf,
+                      ridge: float = 0.0) -> np.ndarray:
+    "Exact log density of the released profile u (rows of an N × d array) for one worker's vector (NaN = NULL)."
+    u, x = np.atleast_2d(np.asarray(u, dtype=np.float64)), np.asarray(values, dtype=np.float64)
+    t = np.flatnonzero(~np.isnan(x))
+    Vt = V[:, t]                                                   # d × |T|
+    r = x[t][None, :] - u @ Vt                                     # N × |T| residuals
+    eta = np.clip(r, -bound, bound) @ Vt.T - ridge * u             # η(u) = Σ v_j ψ_B(r_j) − λu
+    H = np.einsum("nj,dj,ej->nde", (np.abs(r) < bound).astype(np.float64), Vt, Vt) + ridge * np.eye(V.shape[0])
+    sign, logdet = np.linalg.slogdet(H)
+    if (sign <= 0).any(): raise ValueError("the profile has no density here: H(u) is singular (|T_i| < d and ridge = 0)")
+    return -np.abs(eta).sum(1) / scale - V.shape[0] * math.log(2 * scale) + logdet
+
+# %% ../nbs/04_mechanisms.ipynb #ab9b7d17
+def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
+    "ε (NULL ↔ answer and value changes) of Huber-ridge objective perturbation: max(B, min(2B, Δ))/s + ln(1 + 1/λ)."
+    d = _check_domain(domain)
+    s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
+    return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
+
+class BoundedMatrixFactorization(MatrixFactorization):
+    "Sun et al.'s MF repaired: Huber loss (residual influence ≤ B) and ridge λ, so NULL cells are ε-protected too."
+    protects_null = True
+    def __init__(self, epsilon: float, d: int, domain, bound: Optional[float] = None, ridge: Optional[float] = None,
+                 rng: RngLike = None, n_tasks: Optional[int] = None, V: Optional[np.ndarray] = None,
+                 secure: bool = False, max_cells: int = 2 * 10**7):
+        super().__init__(epsilon, d, domain, rng=rng, n_tasks=n_tasks, V=V, secure=secure, max_cells=max_cells)
+        e, spread = self.epsilon_paper, float(self.domain[-1] - self.domain[0])
+        self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
+        self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
+        left = e - math.log1p(1 / self.ridge)
+        if left <= 0:
+            raise ValueError(f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}")
+        self.scale = max(self.bound, min(2 * self.bound, spread)) / left
+        self.epsilon = bounded_mf_epsilon(self.scale, self.bound, self.ridge, self.domain)
+
+    def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
+        "Every worker's u_i for its own draw of η_i."
+        eta = _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
+        return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
+
+    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "Every worker's u_i V as continuous Answers over all (worker, task) cells."
+        _check_answers(answers, "any")
+        W, T = answers.n_workers, answers.n_tasks
+        w, t = _all_cells(W, T, self.max_cells, "BoundedMatrixFactorization")
+        V = self.task_profiles(T)
+        U = self._profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng))
+        return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
+                       tasks=answers.tasks)
+
+    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+        "One worker's vector of domain values over all tasks (NaN = NULL) → u V."
+        v = _worker_domain_vector(values, self.domain)
+        if self.V is not None and len(v) != self.V.shape[1]:
+            raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
+        V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
+        return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
+
+    def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
