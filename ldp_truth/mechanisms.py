@@ -588,20 +588,25 @@ class MatrixFactorization(Mechanism):
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
 def mf_huber_solve(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
-                   eta: np.ndarray, bound: float, ridge: float, n_iter: int = 200, tol: float = 1e-10) -> np.ndarray:
-    "Every worker's argmin of Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i (Huber ρ_B, ridge λ > 0), by IRLS."
-    d = V.shape[0]
-    ridge_I = ridge * np.eye(d)
-    Vt = V.T
+                   eta: np.ndarray, bound: float, ridge: float, n_iter: int = 50, tol: float = 1e-9) -> np.ndarray:
+    "Every worker's argmin of Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i (Huber ρ_B, ridge λ > 0): Newton, then IRLS."
+    d, n_tasks = V.shape
+    ridge_I, Vt = ridge * np.eye(d), V.T
     U = np.zeros((n_workers, d))
-    for _ in range(n_iter):                      # IRLS iterations; each one vectorised over all workers
-        r = value - np.einsum("ad,ad->a", U[worker], Vt[task])
-        ar = np.abs(r)
-        w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))   # ψ_B(r)/r
-        G, b = mf_statistics(worker, task, value, n_workers, V, weight=w)
-        new = np.linalg.solve(G + ridge_I, (b - eta)[..., None])[..., 0]
-        step, U = np.abs(new - U).max(initial=0.0), new
-        if step <= tol * max(1.0, np.abs(U).max(initial=0.0)): break
+    for newton in (True, False):                 # Newton is exact on each quadratic piece; IRLS (monotone) if it stalls
+        for _ in range(n_iter if newton else 10 * n_iter):          # iterations, each vectorised over all workers
+            r = value - np.einsum("ad,ad->a", U[worker], Vt[task])
+            ar = np.abs(r)
+            if newton:
+                G, _ = mf_statistics(worker, task, value, n_workers, V, weight=(ar < bound).astype(np.float64))
+                psi_v = np.asarray(sp.csr_matrix((np.clip(r, -bound, bound), (worker, task)), shape=(n_workers, n_tasks)) @ Vt)
+                step = np.linalg.solve(G + ridge_I, (psi_v - ridge * U - eta)[..., None])[..., 0]
+            else:
+                w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))   # ψ_B(r)/r
+                G, b = mf_statistics(worker, task, value, n_workers, V, weight=w)
+                step = np.linalg.solve(G + ridge_I, (b - eta)[..., None])[..., 0] - U
+            U += step
+            if np.abs(step).max(initial=0.0) <= tol * max(1.0, np.abs(U).max(initial=0.0)): return U
     return U
 
 def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: float, bound: float = math.inf,
