@@ -26,8 +26,11 @@ class Aggregator:
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
 
     def fit(self, answers: Answers) -> "Aggregator":
-        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`."
+        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`. A Dask DataFrame goes to `distributed.fit_dask`."
         name = type(self).__name__
+        if type(answers).__module__.startswith("dask."):      # a Dask DataFrame: the same EM on the cluster
+            from .distributed import fit_dask
+            return fit_dask(self, answers)
         if not isinstance(answers, Answers):
             raise TypeError(f"{name}.fit needs answers as ldp_truth.data.Answers, got {type(answers).__name__}; "
                             "use fit_predict(df) for a DataFrame")
