@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .data import Answers, check_count, check_nonnegative, check_positive, check_real
+from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'WeightedVote', 'Mean', 'Median',
-           'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'WeightedVote', 'Mean',
+           'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -79,13 +79,24 @@ def _class_counts(A: Answers, weight: Optional[np.ndarray] = None) -> np.ndarray
     return np.bincount(key, weights=weight, minlength=A.n_tasks * A.n_classes).reshape(A.n_tasks, A.n_classes)
 
 # %% ../nbs/03_inference.ipynb #467b76b0
+MV_TIES = ("first", "random", "abstain")
+
 class MajorityVote(Aggregator):
-    "Each task gets its most frequent answer; ties go to the smallest class index."
+    "Each task gets its most frequent answer; a tie goes to the smallest class (`ties='first'`), a random tied class, or no label (-1)."
+    def __init__(self, ties: str = "first", rng: RngLike = None):
+        if ties not in MV_TIES: raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
+        self.ties, self.rng = ties, rng
+
     def _fit(self, A: Answers):
         counts = _class_counts(A).astype(np.float64)
         n = counts.sum(1, keepdims=True)
         with np.errstate(invalid="ignore"): self.proba_ = counts / n
+        if self.ties == "random":                      # uniform noise below one vote breaks every tie at random
+            counts += as_generator(self.rng).random(counts.shape) * (counts == counts.max(1, keepdims=True))
         self.labels_ = _argmax_labels(counts, n[:, 0] > 0)
+        if self.ties == "abstain":
+            tied = (counts == counts.max(1, keepdims=True)).sum(1) > 1
+            self.labels_[tied & (n[:, 0] > 0)] = -1
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 _EPS = 1e-10   # floor on probabilities before a log, as crowd-kit's _EPS
