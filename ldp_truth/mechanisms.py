@@ -16,8 +16,9 @@ from .data import Answers, RngLike, as_generator, check_count, check_positive, c
 # %% auto #0
 __all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
-           'laplace_epsilon', 'Mechanism', 'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation',
-           'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization']
+           'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
+           'LaplacePerturbation', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
+           'MatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -223,6 +224,32 @@ class Mechanism:
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
     def _repr_args(self) -> dict: return {}
+
+# %% ../nbs/04_mechanisms.ipynb #cb06ef93
+class NoPrivacy(Mechanism):
+    "The identity mechanism (ε = ∞): answers released unchanged; the clean baseline of an experiment."
+    def __init__(self, n_classes: Optional[int] = None):
+        self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
+        self.discrete = self.n_classes is not None
+
+    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "The answers themselves (after checking the type, and the classes when `n_classes` is set)."
+        if not isinstance(answers, Answers): raise TypeError(f"answers must be ldp_truth.data.Answers, got {type(answers).__name__}")
+        if self.n_classes is not None and (answers.kind != "categorical" or answers.n_classes != self.n_classes):
+            raise ValueError(f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with {self.n_classes} classes, "
+                             f"got kind={answers.kind!r}, n_classes={answers.n_classes}")
+        return answers
+
+    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+        "One worker's vector, unchanged (as floats, NaN = NULL)."
+        return np.asarray(values, dtype=np.float64).copy()
+
+    def transition_matrix(self) -> np.ndarray:
+        "The K×K identity (needs `n_classes`)."
+        if self.n_classes is None: raise ValueError("NoPrivacy() has no transition matrix without n_classes; use NoPrivacy(n_classes=K)")
+        return np.eye(self.n_classes)
+
+    def _repr_args(self): return dict(n_classes=self.n_classes)
 
 # %% ../nbs/04_mechanisms.ipynb #dc7adf9b
 def _flip(x: np.ndarray, p_flip, k: int, rng, secure: bool) -> np.ndarray:
