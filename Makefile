@@ -14,7 +14,7 @@ $(STAMP): setup.py settings.ini
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-## run: the main job, the accuracy/MAE report of every aggregator on every dataset found -> report/
+## run: the main job, the privacy–utility report (every LDP mechanism × aggregator on every dataset found, without and with privacy: tables, trade-off figures, per-worker budgets) -> report/
 run: $(STAMP)
 	$(BIN)/ldp-truth report --out report
 
