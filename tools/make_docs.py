@@ -3,6 +3,11 @@
 `nbdev_docs` needs Quarto, which cannot be downloaded here. The steps below are the ones it runs, called as Python
 functions; the site lands in `_docs/` (index.html is the landing page, one page per notebook, named as the notebook).
 
+nbdev runs, to build the docs, every exported cell, every `show_doc` and every cell with an import — including a test
+cell that imports something and then uses variables of earlier test cells, which nbdev runs alone and which then
+fails the build (nbdev's FAQ says: keep imports in cells of their own). Such cells are not run for the docs here: their
+saved outputs are shown as they are, and the notebooks' own tests (`nbdev_test`) still run them.
+
 Two things are then done to the rendered pages so that the site reads with no network:
 
 - **Maths becomes MathML at build time.** The renderers leave TeX between `\\(...\\)` / `\\[...\\]` for KaTeX to
@@ -17,6 +22,7 @@ Two things are then done to the rendered pages so that the site reads with no ne
   (`05_privacy.html#audit`; a method without an entry of its own links to its class, a private helper's name
   is left as plain code), source links are removed, and `_quarto.yml` asks for no repository actions.
 """
+import ast
 from html import unescape
 from pathlib import Path
 import re
@@ -26,18 +32,35 @@ import sys
 import time
 
 from latex2mathml.converter import convert as tex_to_mathml
+import nbdev.processors as processors
 from nbdev.config import get_config
 from nbdev.doclinks import _build_modidx
 from nbdev.quarto import nbdev_sidebar, refresh_quarto_yml
 from nbdev.serve import proc_nbs
 
 
+_nbdev_runs_for_docs = processors._do_eval
+
+
+def runs_for_docs(cell) -> bool:
+    "nbdev's choice of the cells it runs to build the docs, less the test cells that mix imports with other code."
+    code = cell.cell_type == "code" and cell.source and processors.cell_lang(cell) == "python"
+    if code and not cell.directives_.keys() & {"export", "exports", "exporti", "exec_doc"}:
+        trees = cell.parsed_()
+        if trees and processors._ast_contains(trees, (ast.Import, ast.ImportFrom)) \
+                 and processors._ast_contains(trees, (ast.Expr, ast.Assign)):
+            return False   # nbdev would run it alone, without the cells it depends on, and fail the build
+    return _nbdev_runs_for_docs(cell)
+
+
 def process_notebooks() -> Path:
-    "Refresh the Quarto config, the symbol index and the sidebar; process every notebook into `_proc/`."
+    "Refresh the Quarto config, the symbol index and the sidebar; process every notebook into `_proc/` (in-process)."
     refresh_quarto_yml()
     _build_modidx()
     nbdev_sidebar(force=True)
-    return proc_nbs(n_workers=1, force=True)
+    processors._do_eval = runs_for_docs
+    try: return proc_nbs(n_workers=0, force=True)
+    finally: processors._do_eval = _nbdev_runs_for_docs
 
 
 def render(proc: Path, out: Path) -> None:
