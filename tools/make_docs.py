@@ -90,6 +90,15 @@ def tex_as_mathml(page: str) -> tuple[str, int]:
     return MATH_SCRIPTS.sub("", page), n
 
 
+def toc_as_headings(page: str) -> str:
+    "A table-of-contents entry of a heading with maths shows the heading as rendered, not its TeX source."
+    headings = dict(re.findall(r'<h[1-6] [^>]*data-anchor-id="([^"]+)"[^>]*>(.*?)</h[1-6]>', page, flags=re.S))
+    def entry(m: re.Match) -> str:
+        heading = headings.get(m.group(2), "")
+        return m.group(1) + (heading if "<math" in heading else m.group(3)) + "</a>"
+    return re.sub(r'(<a href="#([^"]+)" id="toc-[^"]*"[^>]*>)(.*?)</a>', entry, page, flags=re.S)
+
+
 def page_names(out: Path) -> dict[str, tuple[str, set]]:
     "nbdev's name for each page (`privacy.html`, the notebook's name without its number) → the file in `out`, its ids."
     return {re.sub(r"^\d+_", "", p.name): (p.name, set(re.findall(r'\sid="([^"]+)"', p.read_text())))
@@ -116,7 +125,7 @@ def finish_site(out: Path) -> dict[str, int]:
     pages, counts = page_names(out), {}
     for p in sorted(out.glob("*.html")):
         page, counts[p.name] = tex_as_mathml(p.read_text())
-        p.write_text(localize_links(page, pages, doc_url, cfg.git_url.rstrip("/")))
+        p.write_text(localize_links(toc_as_headings(page), pages, doc_url, cfg.git_url.rstrip("/")))
     return counts
 
 
