@@ -13,10 +13,12 @@ Two things are then done to the rendered pages so that the site reads with no ne
 - **Maths becomes MathML at build time.** The renderers leave TeX between `\\(...\\)` / `\\[...\\]` for KaTeX to
   typeset in the browser from a CDN; offline a reader saw raw TeX. `latex2mathml` (pure Python, from PyPI like every
   other dependency) converts each formula to a `<math>` element, which Chromium (109+), Firefox and Safari render
-  natively. Measured on this site: 379 formulas converted in 0.1 s, none left as TeX, no unknown command; the pages
-  carry no script for maths at all. The alternative, vendoring KaTeX from npm, would add a Node toolchain and a
-  1.5 MB download to `make docs`, put 300 KB of JavaScript + CSS (and its fonts) into every maths page and still
-  typeset in the browser after load; KaTeX's glyphs are nicer, but MathML needs nothing.
+  natively, with no script. Measured on this site (11 pages): 773 formulas converted in 2 s, none left as TeX; the
+  MathML makes the pages 11 % heavier (1.59 → 1.76 MB; the privacy page 345 → 381 KB, 151 formulas). The
+  alternative, vendoring KaTeX 0.16 from npm, would add Node and a 1.5 MB download to `make docs`, 296 KB of
+  JavaScript + CSS to every page with maths and up to 1.2 MB of fonts to the site, and would still typeset after the
+  page loads. KaTeX's glyphs are finer; MathML needs nothing and cannot fail to load. A table-of-contents entry
+  shows its heading's rendered maths, not its TeX.
 - **Links stay inside the site.** nbdev writes symbol links to `doc_host` (`…/privacy.html#audit`), source links and
   a "Report an issue" action to `git_url`; neither site exists. Symbol links are pointed at the local page
   (`05_privacy.html#audit`; a method without an entry of its own links to its class, a private helper's name
