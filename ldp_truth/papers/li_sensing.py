@@ -209,7 +209,7 @@ def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
     labels = aggregator.fit(dataset.answers).labels_
     return Dataset(dataset.answers, labels, {**dataset.meta, "reference": type(aggregator).__name__}, dataset.name)
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c06839f1
+# %% ../../nbs/13_crowd_sensing.ipynb #c06848e1
 def standardise(dataset: Dataset, group) -> Dataset:
     "Each group of tasks rescaled to z-scores by the mean and s.d. of all its answers; the truth moved the same way."
     if not isinstance(dataset, Dataset) or dataset.answers.kind != "continuous": raise TypeError("dataset must be a continuous Dataset")
@@ -226,13 +226,16 @@ def standardise(dataset: Dataset, group) -> Dataset:
                    {**dataset.meta, "standardised": "per group: (x − mean)/sd of the group's answers"}, dataset.name)
 
 def lam1_from_truth(dataset: Dataset) -> float:
-    "λ₁ estimated from the truth: 1/(mean over users of their mean squared error)."
+    "λ₁ estimated from the truth: 1/(mean over users of their mean squared error on tasks with a known truth)."
     A = dataset.answers
-    se = np.bincount(A.worker, (A.value - dataset.truth[A.task]) ** 2, minlength=A.n_workers)
-    n = np.bincount(A.worker, minlength=A.n_workers)
+    known = ~np.isnan(dataset.truth[A.task])
+    if not known.any(): raise ValueError("dataset has no answer to a task with a known truth")
+    err = np.where(known, A.value - np.nan_to_num(dataset.truth[A.task]), 0.0)
+    se = np.bincount(A.worker, err ** 2, minlength=A.n_workers)
+    n = np.bincount(A.worker, known, minlength=A.n_workers)
     return float(1 / np.mean(se[n > 0] / n[n > 0]))
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c07473a6
+# %% ../../nbs/13_crowd_sensing.ipynb #c07573a6
 def _mixing_prior(v: np.ndarray, lam1: np.ndarray, lam2: float) -> np.ndarray:
     "Density of v = σ² + δ², σ² ~ Exp(λ₁), δ² ~ Exp(λ₂) (rows: λ₁ values; λ₂ = ∞: Exp(λ₁))."
     l1 = lam1[:, None]
