@@ -135,7 +135,7 @@ def pairwise_mean_abs(x: np.ndarray, x_hat: np.ndarray) -> float:
     if x.ndim != 2 or x.shape != xh.shape: raise ValueError("x and x_hat must be users × objects arrays of the same shape")
     return float(np.abs(x[:, None, :] - xh[None, :, :]).mean())
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c0330a4c
+# %% ../../nbs/13_crowd_sensing.ipynb #c0340a4c
 def thmA1_alpha_min_paper(lam1: float) -> float:
     "Theorem A.1's threshold as printed: α > 15√(2λ₁)/8."
     return 15 * math.sqrt(2 * check_positive(lam1, "lam1")) / 8
@@ -154,7 +154,7 @@ def thmA1_bound(lam1: float, alpha: float, n_users: int) -> float:
     l1, a, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), check_count(n_users, "n_users")
     return 4 * math.sqrt(2 / math.pi) * (3 - 225 * math.pi / 256) / l1 / (S * S * (a / 2) ** 2)
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c036382b
+# %% ../../nbs/13_crowd_sensing.ipynb #c037382b
 def lemma48_gamma(b: float, eta: float) -> float:
     "Lemma 4.8: γ_s = b√(2 ln(1/(1−η)))."
     return check_positive(b, "b") * math.sqrt(-2 * math.log1p(-_unit_open(eta, "eta")))
@@ -176,12 +176,12 @@ def pair_difference_cdf(t, lam1: float) -> np.ndarray:
     "Pr{|x¹ − x²| ≤ t} for two values of one user, σ² ~ Exp(λ₁): x¹ − x² ~ Laplace(1/√λ₁), so 1 − e^{−t√λ₁}."
     return -np.expm1(-np.asarray(t, dtype=np.float64) * math.sqrt(check_positive(lam1, "lam1")))
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c0405e67
+# %% ../../nbs/13_crowd_sensing.ipynb #c0415e67
 def laplace_scale_of_noise(lam2: float) -> float:
     "One perturbed value's noise N(0, δ²), δ² ~ Exp(λ₂), is Laplace(0, 1/√(2λ₂)): its scale (= E|ξ|)."
     return 1 / math.sqrt(2 * check_positive(lam2, "lam2"))
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c0466bb2
+# %% ../../nbs/13_crowd_sensing.ipynb #c0476bb2
 def thm412_noise_range(lam1: float, alpha: float, beta: float, n_users: int, epsilon: float, delta: float, gamma: float) -> tuple:
     "Theorem 4.12: (smallest c for (ε, δ)-LDP by Theorem 4.10, largest c for (α, β)-utility by Theorem 4.3); empty if lo > hi."
     return (li_thm410_min_noise_level(epsilon, delta, lam1, gamma), thm43_noise_bound(lam1, alpha, beta, n_users))
@@ -192,7 +192,7 @@ def eq19_epsilon(lam1: float, alpha: float, beta: float, n_users: int, delta: fl
     if C <= 0: raise ValueError(f"Theorem 4.3 allows no noise level for these (lam1, alpha, beta, n_users): C = {C:.3g} <= 0")
     return li_thm410_min_noise_level(1.0, delta, lam1, gamma) / C
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c051cade
+# %% ../../nbs/13_crowd_sensing.ipynb #c052cade
 def thm410_lam2(epsilon: float, lam1: float, delta: float = 0.1, b: float = 2.0, eta: float = 0.9) -> float:
     "λ₂ = λ₁/c, c Theorem 4.10's smallest noise level for (ε, δ); γ from Lemma 4.8's b, η (defaults: our choice, §5 gives none)."
     return check_positive(lam1, "lam1") / li_thm410_min_noise_level(epsilon, delta, lam1, lemma48_gamma(b, eta))
@@ -209,7 +209,7 @@ def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
     labels = aggregator.fit(dataset.answers).labels_
     return Dataset(dataset.answers, labels, {**dataset.meta, "reference": type(aggregator).__name__}, dataset.name)
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c06848e1
+# %% ../../nbs/13_crowd_sensing.ipynb #c06948e1
 def standardise(dataset: Dataset, group) -> Dataset:
     "Each group of tasks rescaled to z-scores by the mean and s.d. of all its answers; the truth moved the same way."
     if not isinstance(dataset, Dataset) or dataset.answers.kind != "continuous": raise TypeError("dataset must be a continuous Dataset")
@@ -235,7 +235,7 @@ def lam1_from_truth(dataset: Dataset) -> float:
     n = np.bincount(A.worker, known, minlength=A.n_workers)
     return float(1 / np.mean(se[n > 0] / n[n > 0]))
 
-# %% ../../nbs/13_crowd_sensing.ipynb #c07573a6
+# %% ../../nbs/13_crowd_sensing.ipynb #c07673a6
 def _mixing_prior(v: np.ndarray, lam1: np.ndarray, lam2: float) -> np.ndarray:
     "Density of v = σ² + δ², σ² ~ Exp(λ₁), δ² ~ Exp(λ₂) (rows: λ₁ values; λ₂ = ∞: Exp(λ₁))."
     l1 = lam1[:, None]
