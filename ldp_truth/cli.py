@@ -378,6 +378,10 @@ def _plot_dataset(table: pd.DataFrame, path: Path) -> None:
         eps = np.sort(pd.unique(table.epsilon))
         ax.set_xticks(eps, [f"{e:g}" for e in eps])               # the grid's ε as plain numbers
         ax.minorticks_off()
+        ax.get_legend().remove()
+    handles, labels = axes[0][0].get_legend_handles_labels()            # one legend: the aggregators, same colours in every panel
+    fig.legend(handles, [lab.split(" · ")[0] for lab in labels], loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=min(len(labels), 6), fontsize=8, frameon=False)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
