@@ -248,8 +248,8 @@ def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=No
     return df
 
 # %% ../nbs/07_cli.ipynb #c0000016
-REPORT_EPSILONS, QUICK_EPSILONS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
-REPORT_TRIALS, QUICK_TRIALS = 5, 2
+REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
+REPORT_TRIALS, QUICK_TRIALS = 10, 2
 BUDGET_EPSILON = 1.0
 
 def two_layer_at(epsilon: float, n_classes: int) -> TwoLayer:
@@ -437,6 +437,7 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons
     datasets, real, root = report_datasets(root, names)
     log = lambda m: print(m, file=sys.stderr)
     skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
+    if len(skipped) == len(datasets): raise UsageError(f"--datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
     try:
         seconds = {}
