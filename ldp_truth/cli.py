@@ -350,7 +350,9 @@ def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) ->
     parts = ["## Privacy–utility trade-off\n",
              f"Every mechanism × aggregator at ε ∈ {{{', '.join(f'{e:g}' for e in epsilons)}}} per answer, {trials} trials each "
              "(`ldp_truth.experiments.sweep`); each trial perturbs the answers once and every aggregator is fitted on the same "
-             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error.\n",
+             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error. "
+             "Where an accuracy stays flat at small ε the aggregator has fallen back to the most frequent class: "
+             "on imbalanced data that scores the base rate, not knowledge of the tasks.\n",
              _markdown_table(EPSILON_MEANING) + "\n"]
     for name, sub in table.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
