@@ -248,8 +248,8 @@ def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=No
     return df
 
 # %% ../nbs/07_cli.ipynb #c0000016
-REPORT_EPSILONS, QUICK_EPSILONS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
-REPORT_TRIALS, QUICK_TRIALS = 5, 2
+REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
+REPORT_TRIALS, QUICK_TRIALS = 10, 2
 BUDGET_EPSILON = 1.0
 
 def two_layer_at(epsilon: float, n_classes: int) -> TwoLayer:
@@ -350,7 +350,9 @@ def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) ->
     parts = ["## Privacy–utility trade-off\n",
              f"Every mechanism × aggregator at ε ∈ {{{', '.join(f'{e:g}' for e in epsilons)}}} per answer, {trials} trials each "
              "(`ldp_truth.experiments.sweep`); each trial perturbs the answers once and every aggregator is fitted on the same "
-             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error.\n",
+             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error. "
+             "Where an accuracy stays flat at small ε the aggregator has fallen back to the most frequent class: "
+             "on imbalanced data that scores the base rate, not knowledge of the tasks.\n",
              _markdown_table(EPSILON_MEANING) + "\n"]
     for name, sub in table.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
@@ -378,6 +380,10 @@ def _plot_dataset(table: pd.DataFrame, path: Path) -> None:
         eps = np.sort(pd.unique(table.epsilon))
         ax.set_xticks(eps, [f"{e:g}" for e in eps])               # the grid's ε as plain numbers
         ax.minorticks_off()
+        ax.get_legend().remove()
+    handles, labels = axes[0][0].get_legend_handles_labels()            # one legend: the aggregators, same colours in every panel
+    fig.legend(handles, [lab.split(" · ")[0] for lab in labels], loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=min(len(labels), 6), fontsize=8, frameon=False)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
@@ -433,6 +439,7 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons
     datasets, real, root = report_datasets(root, names)
     log = lambda m: print(m, file=sys.stderr)
     skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
+    if len(skipped) == len(datasets): raise UsageError(f"--datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
     try:
         seconds = {}
