@@ -244,41 +244,39 @@ def _task_std(A: Answers, mean: np.ndarray) -> np.ndarray:
         return np.sqrt(np.bincount(A.task, weights=(A.value - mean[A.task]) ** 2, minlength=A.n_tasks) / n)
 
 def _sorted_by_task(A: Answers) -> tuple:
-    "Answer order sorted by (task, value), and each task's start offset and count in that order."
+    "The answers sorted by (task, value): (order, each task's start offset and count, the sorted values, the sorted task indices)."
     order = np.argsort(A.value)                                  # by value, then a stable radix sort by task,
     for shift in range(0, max(int(A.n_tasks - 1).bit_length(), 1), 16):   # 16 bits a pass: 3× faster than np.lexsort
         order = order[np.argsort((A.task[order] >> shift).astype(np.uint16), kind="stable")]
     count = np.bincount(A.task, minlength=A.n_tasks)
-    return order, np.cumsum(count) - count, count
+    return order, np.cumsum(count) - count, count, A.value[order], A.task[order]
 
 def _task_median(A: Answers, by_task: Optional[tuple] = None) -> np.ndarray:
     "Median of each task's answers (mean of the two middle ones for an even count); NaN for tasks with no answers."
-    order, start, count = _sorted_by_task(A) if by_task is None else by_task
-    v, ok = A.value[order], count > 0
+    _, start, count, v, _ = _sorted_by_task(A) if by_task is None else by_task
+    ok = count > 0
     out = np.full(A.n_tasks, np.nan)
     out[ok] = (v[(start + (count - 1) // 2)[ok]] + v[(start + count // 2)[ok]]) / 2
     return out
 
 def _task_weighted_median(A: Answers, weight: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
     "Weighted median (positive weights) of each task's answers; the midpoint where the cumulative weight hits exactly half; NaN for tasks with no answers."
-    order, start, count = _sorted_by_task(A) if by_task is None else by_task
-    ok, last = count > 0, np.maximum(start + count - 1, 0)
+    order, start, count, v, task = _sorted_by_task(A) if by_task is None else by_task
+    ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
     total = np.bincount(A.task, weights=weight, minlength=A.n_tasks)
-    cw = np.cumsum(weight[order] / total[A.task[order]])             # each task's run of shares sums to 1
+    cw = np.cumsum(weight[order] / total[task])                      # each task's run of shares sums to 1
     half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
     lo = np.clip(np.searchsorted(cw, half - 1e-9, side="left"), start, last)
     hi = np.clip(np.searchsorted(cw, half + 1e-9, side="right"), start, last)
-    v, n = A.value[order], len(order) - 1
     return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
 
 _MAD_SIGMA = 1.482602218505602   # 1 / Φ⁻¹(3/4): MAD × this estimates σ for normal answers
 
-def _task_kth_deviation(A: Answers, by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
-    "The t-th smallest |answer − centre| of each task (t ≥ 1), by binary search over the two sorted runs below and above the centre."
-    order, start, count = by_task
-    v = A.value[order]
-    below = np.bincount(A.task, weights=A.value < centre[A.task], minlength=A.n_tasks).astype(np.int64)
-    above, n = count - below, len(v) - 1
+def _task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
+    "The t[:, c]-th smallest |answer − centre| of each task (t ≥ 1; one column per c), by binary search over the sorted runs below and above the centre."
+    _, start, count, v, task = by_task
+    below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[:, None]
+    above, start, centre, n = count[:, None] - below, start[:, None], centre[:, None], len(v) - 1
     def left(i):  # i-th smallest deviation among the answers below the centre (±inf outside the run)
         x = centre - v[np.clip(start + below - 1 - i, 0, n)]
         return np.where(i < 0, -np.inf, np.where(i >= below, np.inf, x))
@@ -297,7 +295,7 @@ def _task_robust_scale(A: Answers, centre: np.ndarray, by_task: Optional[tuple] 
     by_task = _sorted_by_task(A) if by_task is None else by_task
     count = by_task[2]
     with np.errstate(invalid="ignore"):
-        mad = (_task_kth_deviation(A, by_task, centre, (count + 1) // 2) + _task_kth_deviation(A, by_task, centre, count // 2 + 1)) / 2
+        mad = _task_kth_deviation(by_task, centre, np.stack([(count + 1) // 2, count // 2 + 1], 1)).mean(1)   # the middle one(s)
     mad = _MAD_SIGMA * np.where(count > 0, mad, np.nan)
     positive = mad[mad > 0]
     return np.where(mad > 0, mad, np.median(positive) if len(positive) else 1.0)
@@ -329,6 +327,7 @@ class ConfidenceWeightedMean(Aggregator):
     def _fit(self, A: Answers):
         by_task, n = _sorted_by_task(A), np.bincount(A.worker, minlength=A.n_workers)
         scale = _task_robust_scale(A, _task_median(A, by_task), by_task)
+        floor = self.sigma_floor * np.median(scale)
         q, mu, change = np.full(A.n_workers, 1 / A.n_workers), None, np.inf
         for it in range(self.n_iter):
             new = _task_mean(A, q[A.worker])
@@ -336,7 +335,7 @@ class ConfidenceWeightedMean(Aggregator):
             mu = new
             with np.errstate(invalid="ignore"):
                 sigma = np.sqrt(np.bincount(A.worker, weights=(A.value - mu[A.task]) ** 2, minlength=A.n_workers) / n)
-            q = 1 / np.maximum(sigma, self.sigma_floor * np.median(scale))
+            q = 1 / np.maximum(sigma, floor)
             q /= np.nansum(q)
             if change <= self.tol: break
         self.labels_, self.weights_, self.sigma_, self.n_iter_, self.change_ = mu, q, sigma, it + 1, change
