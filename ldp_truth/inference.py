@@ -435,7 +435,7 @@ def _crh_weights(loss: np.ndarray, A: Answers) -> np.ndarray:
     return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
 
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH: source weights from total loss, truth = weighted mean/median (continuous) or weighted vote."
+    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median (loss='absolute', default) or weighted mean ('squared'), or weighted vote."
     kinds = ("categorical", "continuous")
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "absolute"):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
