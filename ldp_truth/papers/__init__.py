@@ -1,0 +1,1 @@
+"""What is specific to one paper: its parameter mappings, bounds and published tables (one module per paper notebook)."""
