@@ -14,8 +14,8 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['MV_TIES', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'WeightedVote', 'Mean',
-           'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'rr_unbias_ability',
+           'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -26,8 +26,11 @@ class Aggregator:
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
 
     def fit(self, answers: Answers) -> "Aggregator":
-        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`."
+        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`. A Dask DataFrame goes to `distributed.fit_dask`."
         name = type(self).__name__
+        if type(answers).__module__.startswith("dask."):      # a Dask DataFrame: the same EM on the cluster
+            from .distributed import fit_dask
+            return fit_dask(self, answers)
         if not isinstance(answers, Answers):
             raise TypeError(f"{name}.fit needs answers as ldp_truth.data.Answers, got {type(answers).__name__}; "
                             "use fit_predict(df) for a DataFrame")
@@ -208,6 +211,77 @@ class OneCoinDawidSkene(DawidSkene):
         s = np.nan_to_num(s, nan=1 / K)[:, None, None]
         E = np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1))
         return np.clip(E, _EPS, 1 - _EPS)
+
+# %% ../nbs/03_inference.ipynb #cc1ae387
+def _check_epsilon_or_inf(x, name: str = "epsilon") -> float:
+    "`x` as a float > 0, `inf` allowed (no perturbation), or an error naming `name`."
+    v = check_real(x, name)
+    if not v > 0: raise ValueError(f"{name} must be a number > 0 (np.inf for no perturbation), got {x}")
+    return v
+
+def _check_soft_init(init) -> Union[str, np.ndarray]:
+    "'mv' or a 1-D array of soft labels y⁽⁰⁾ in [0, 1] (the probability of class 1 per task)."
+    if isinstance(init, str):
+        if init != "mv": raise ValueError(f"init must be 'mv' or a vector of soft labels in [0, 1], got {init!r}")
+        return init
+    y = np.asarray(init)
+    if not np.issubdtype(y.dtype, np.number) or y.ndim != 1:
+        raise ValueError(f"init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got {init!r}")
+    y = y.astype(np.float64)
+    if not (np.isfinite(y) & (y >= 0) & (y <= 1)).all(): raise ValueError("init must hold soft labels in [0, 1]")
+    return y
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    "log(p / (1 − p))."
+    return np.log(p) - np.log1p(-p)
+
+def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
+    "Wang & Xu Alg. 1 step 7: (e^ε+1)/(e^ε−1)·(p − 1/(e^ε+1)), the inverse of Eq. 19 (identity at ε = ∞)."
+    c = np.tanh(_check_epsilon_or_inf(epsilon) / 2)       # (e^ε − 1)/(e^ε + 1), stable for large ε
+    return (np.asarray(p, dtype=np.float64) - (1 - c) / 2) / c
+
+# %% ../nbs/03_inference.ipynb #b02d7ccd
+class PrivateDawidSkene(Aggregator):
+    "Wang & Xu's Alg. 1: one-coin Dawid–Skene on binary answers perturbed by RR at ε; abilities projected on [λ, 1−λ], then rescaled."
+    def __init__(self, epsilon: float, lam: float = 0.01, n_iter: int = 100, init: Union[str, np.ndarray] = "mv",
+                 tol: float = 1e-9):
+        self.epsilon = _check_epsilon_or_inf(epsilon)
+        lam = check_real(lam, "lam")
+        if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
+        self.lam, self.n_iter, self.tol = lam, check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.init = _check_soft_init(init)
+
+    def _init_soft(self, A: Answers) -> np.ndarray:
+        "y⁽⁰⁾: the share of answers 1 per task (majority vote's soft label), or the vector passed as `init`."
+        if isinstance(self.init, str): return np.nan_to_num(MajorityVote().fit(A).proba_[:, 1], nan=0.5)
+        if self.init.shape != (A.n_tasks,):
+            raise ValueError(f"init must have one soft label per task, shape ({A.n_tasks},), got {self.init.shape}")
+        return self.init
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(f"PrivateDawidSkene needs binary answers (n_classes=2), got n_classes={A.n_classes}")
+        w, j, W = A.worker, A.task, A.n_workers
+        one = A.value == 1
+        sign = np.where(one, 1.0, -1.0)
+        n_w = np.bincount(w, minlength=W)
+        answered = _answered(A)
+        y = self._init_soft(A)
+        for it in range(self.n_iter):
+            agree = np.where(one, y[j], 1 - y[j])                                # Eq. 10, before the projection
+            with np.errstate(invalid="ignore"): p_bar = np.bincount(w, agree, W) / n_w
+            p = np.clip(np.nan_to_num(p_bar, nan=0.5), self.lam, 1 - self.lam)    # Π_C(λ); silent workers: 1/2
+            score = np.bincount(j, sign * _logit(p)[w], A.n_tasks)               # log-odds of Eq. 7 over Eq. 8
+            y_new = 1 / (1 + np.exp(-score))
+            change = np.abs(y_new - y)[answered].max(initial=0.0)
+            y = y_new
+            if change < self.tol: break
+        y = np.where(answered, y, np.nan)
+        p[n_w == 0] = np.nan
+        self.proba_ = np.column_stack([1 - y, y])
+        self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)   # step 8
+        self.raw_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)            # step 7
+        self.n_iter_ = it + 1
 
 # %% ../nbs/03_inference.ipynb #3abf7523
 def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:

@@ -1,1 +1,1 @@
-"""What is specific to one paper: its parameter mappings, bounds and published tables (one module per paper notebook)."""
+"""Modules specific to one paper each (see DESIGN.md): the paper notebooks nbs/1x_*.ipynb export here."""
