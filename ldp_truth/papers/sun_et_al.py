@@ -17,9 +17,9 @@ from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation, Matri
                                   RandomizedResponse, TwoLayer, p_flip_from_epsilon)
 
 # %% auto #0
-__all__ = ['PAPER_BOUNDS', 'RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bound', 'answer_weights',
-           'rr_error_bound', 'mf_error_bound', 'sun_mechanisms', 'two_layer_null', 'zero_guess_change',
-           'plot_vs_sparsity', 'sparsity_table', 'as_scores']
+__all__ = ['RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bound', 'answer_weights', 'rr_error_bound',
+           'mf_error_bound', 'sun_mechanisms', 'two_layer_null', 'zero_guess_change', 'plot_vs_sparsity',
+           'sparsity_table', 'as_scores']
 
 # %% ../../nbs/11_sparse_mf.ipynb #83cac75d
 def _domain(domain) -> np.ndarray:
@@ -69,8 +69,6 @@ class OnDomain(Mechanism):
     def _repr_args(self): return dict(mechanism=self.mechanism, domain=self.domain.tolist(), null_symbol=self.null_symbol)
 
 # %% ../../nbs/11_sparse_mf.ipynb #395715fc
-PAPER_BOUNDS = {"Theorem 2 (LP)": 14.13, "Theorem 3 (RR)": 3.551, "Theorem 5 (MF)": 1.8}   # §IV-A, §IV-B, §V examples
-
 def _per_worker(x, m: int, name: str) -> np.ndarray:
     "A number or one value per worker, as an array of length m."
     a = np.broadcast_to(np.asarray(x, dtype=np.float64), (m,))
