@@ -5,21 +5,29 @@
 # %% ../nbs/06_experiments.ipynb #caa50dfa
 from __future__ import annotations
 
+import inspect
+import multiprocessing
 import time
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import as_completed as as_completed_futures
+from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .data import Dataset, RngLike, as_generator, list_datasets, load_dataset
+from .data import Answers, Dataset, RngLike, as_generator, check_count, check_real, list_datasets, load_dataset
 from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
                                  OneCoinDawidSkene, WeightedVote)
-from .metrics import accuracy, mae
+from .mechanisms import Mechanism, NoPrivacy
+from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
-__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets',
-           'load_all', 'wide_table', 'plot_scores']
+__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'default_aggregators',
+           'score', 'evaluate', 'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores', 'sweep', 'plot_tradeoff',
+           'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {
@@ -29,7 +37,7 @@ DEFAULT_AGGREGATORS = {
                    "CRH": CRH, "GTM": GTM},
 }
 METRICS = {"categorical": "accuracy", "continuous": "MAE"}
-HIGHER_IS_BETTER = {"accuracy": True, "MAE": False}
+HIGHER_IS_BETTER = {"accuracy": True, "error_rate": False, "MAE": False}
 
 def default_aggregators(kind: str) -> dict:
     "Name → factory of the default aggregators for answers of `kind` ('categorical' or 'continuous')."
@@ -120,3 +128,237 @@ def plot_scores(table: pd.DataFrame, metric: str, ax=None):
     ax.grid(axis="x", alpha=.3)
     ax.legend(fontsize=8, loc="best")
     return ax
+
+# %% ../nbs/06_experiments.ipynb #3ba06233
+METRIC_FUNCTIONS = {"accuracy": accuracy, "error_rate": error_rate, "MAE": mae}
+SWEEP_COLUMNS = ["dataset", "kind", "mechanism", "aggregator", "epsilon", "trial", "metric", "value", "clean", "change",
+                 "seconds", "privatize_seconds"]
+
+def _n_required(f: Callable) -> int:
+    "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
+    if isinstance(f, type): return 0
+    try: params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError): return 0
+    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+def _named_datasets(data) -> dict:
+    "`data` (a Dataset, a list of them, or a dict name → Dataset) as a dict name → Dataset, each with ground truth."
+    if isinstance(data, Dataset): data = [data]
+    if isinstance(data, (list, tuple)): data = {ds.name if isinstance(ds, Dataset) else i: ds for i, ds in enumerate(data)}
+    if not isinstance(data, dict) or not data:
+        raise TypeError(f"data must be a Dataset, a non-empty list of them or a dict name → Dataset, got {type(data).__name__}")
+    for name, ds in data.items():
+        if not isinstance(ds, Dataset): raise TypeError(f"data[{name!r}] must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
+        if not ds.n_truth: raise ValueError(f"data[{name!r}] has no ground truth: it cannot be scored")
+    if len({str(n) for n in data}) != len(data): raise ValueError(f"data has repeated dataset names: {list(data)}")
+    return {str(n): ds for n, ds in data.items()}
+
+def _factories(d, name: str, arities: tuple) -> dict:
+    "`d` checked as a non-empty dict name → callable whose required arguments are one of `arities`."
+    if not isinstance(d, dict) or not d: raise TypeError(f"{name} must be a non-empty dict name → factory, got {d!r}")
+    for k, f in d.items():
+        if not callable(f) or isinstance(f, (Aggregator, Mechanism)):
+            raise TypeError(f"{name}[{k!r}] must be a factory (a class or a function), not {f!r}")
+        if _n_required(f) not in arities:
+            raise TypeError(f"{name}[{k!r}] must take {' or '.join(map(str, arities))} positional argument(s), "
+                            f"it takes {_n_required(f)}")
+    return d
+
+def _epsilons(epsilons) -> list:
+    "The ε grid as a list of floats (each mechanism checks its own range)."
+    e = np.atleast_1d(np.asarray(epsilons, dtype=object))
+    if e.ndim != 1 or not len(e): raise ValueError(f"epsilons must be a non-empty list of numbers, got {epsilons!r}")
+    return [check_real(x, "epsilons") for x in e]
+
+# %% ../nbs/06_experiments.ipynb #5d22f78a
+@dataclass
+class _Plan:
+    "Everything a cell needs: datasets, factories, the metric rule, and the cells with their seeds."
+    datasets: dict
+    mechanisms: dict
+    aggregators: dict
+    metric: Optional[str]
+    cells: list            # (dataset name, mechanism name, epsilon, trial, SeedSequence)
+
+def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
+    "The metric's name: `metric`, or accuracy / MAE by the kind of the answers."
+    return METRICS[ds.answers.kind] if metric is None else metric
+
+def _make_aggregator(make: Callable, mechanism: Mechanism) -> Aggregator:
+    "Call an aggregator factory, passing the mechanism to one that takes an argument."
+    agg = make(mechanism) if _n_required(make) == 1 else make()
+    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
+    return agg
+
+def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str) -> tuple:
+    "(metric value, seconds) of one aggregator fitted on `answers`."
+    agg = _make_aggregator(make, mechanism)
+    t = time.perf_counter()
+    labels = agg.fit(answers).labels_
+    seconds = time.perf_counter() - t
+    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds
+
+def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
+    "Call a mechanism factory with ε (and the dataset, if it takes two arguments)."
+    mech = make(epsilon, ds) if _n_required(make) == 2 else make(epsilon)
+    if not isinstance(mech, Mechanism): raise TypeError(f"a mechanism factory returned {mech!r}, not a Mechanism")
+    return mech
+
+def _run_cell(plan: _Plan, i: int) -> list:
+    "Rows (without the clean columns) of cell `i`: perturb once, fit and score every aggregator."
+    dname, mname, eps, trial, seq = plan.cells[i]
+    ds = plan.datasets[dname]
+    mech = _make_mechanism(plan.mechanisms[mname], eps, ds)
+    t = time.perf_counter()
+    private = mech.privatize(ds.answers, rng=np.random.default_rng(seq))
+    t_priv = time.perf_counter() - t
+    metric = _metric_of(ds, plan.metric)
+    rows = []
+    for aname, make in plan.aggregators.items():
+        value, seconds = _fit_score(make, mech, private, ds, metric)
+        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv))
+    return rows
+
+def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
+    "Rows of several cells (one task for a worker process or a Dask worker)."
+    return [r for i in idx for r in _run_cell(plan, i)]
+
+def _clean_values(plan: _Plan) -> dict:
+    "(dataset, aggregator) → the aggregator's metric on the original answers (a mechanism-aware factory gets NoPrivacy)."
+    out = {}
+    for dname, ds in plan.datasets.items():
+        A = ds.answers
+        clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
+        for aname, make in plan.aggregators.items():
+            out[dname, aname] = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric))[0]
+    return out
+
+# %% ../nbs/06_experiments.ipynb #75396d3c
+_PLAN: Optional[_Plan] = None
+
+def _set_plan(plan: _Plan) -> None:
+    "Worker-process initializer: keep the plan (inherited by fork) in a module global."
+    global _PLAN
+    _PLAN = plan
+
+def _run_chunk(idx: Sequence[int]) -> list:
+    "Rows of a chunk of cells, in a worker process that holds the plan."
+    return _run_cells(_PLAN, idx)
+
+def _chunks(n: int, size: int) -> list:
+    "Consecutive chunks of range(n), each at most `size` long."
+    return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
+
+def _execute(plan: _Plan, n_jobs: int, client, progress: bool) -> list:
+    "Rows of every cell, in the plan's order, whichever way the cells ran."
+    from tqdm import tqdm
+    n = len(plan.cells)
+    chunks = _chunks(n, 1 if n_jobs == 1 and client is None else max(1, n // (8 * max(n_jobs, 2))))
+    results = [None] * len(chunks)
+    with tqdm(total=n, desc="sweep", unit="cell", disable=not progress, leave=False) as bar:
+        def done(j, rows):
+            results[j] = rows
+            bar.update(len(chunks[j]))
+        if client is not None:
+            from dask.distributed import as_completed
+            plan_future = client.scatter(plan, broadcast=True)
+            futures = {client.submit(_run_cells, plan_future, c, pure=False): j for j, c in enumerate(chunks)}
+            for fut in as_completed(futures): done(futures[fut], fut.result())
+        elif n_jobs > 1:
+            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=_set_plan, initargs=(plan,)) as pool:
+                futures = {pool.submit(_run_chunk, c): j for j, c in enumerate(chunks)}
+                for fut in as_completed_futures(futures): done(futures[fut], fut.result())
+        else:
+            for j, c in enumerate(chunks): done(j, _run_cells(plan, c))
+    return [r for rows in results for r in rows]
+
+# %% ../nbs/06_experiments.ipynb #7d40c390
+def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10, seed: int = 0, n_jobs: int = 1,
+          client=None, progress: bool = True, metric: Optional[str] = None) -> pd.DataFrame:
+    "Privacy–utility table: every dataset × mechanism(ε) × trial perturbed once, every aggregator scored on it."
+    datasets = _named_datasets(data)
+    mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
+    aggregators = _factories(aggregators, "aggregators", (0, 1))
+    eps, trials = _epsilons(epsilons), check_count(trials, "trials")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+    n_jobs = check_count(n_jobs, "n_jobs")
+    if client is not None and n_jobs > 1: raise ValueError("give either client= (a Dask cluster) or n_jobs > 1, not both")
+    if metric is not None and metric not in METRIC_FUNCTIONS:
+        raise ValueError(f"metric must be None or one of {sorted(METRIC_FUNCTIONS)}, got {metric!r}")
+    grid = [(d, m, e, t) for d in datasets for m in mechanisms for e in eps for t in range(trials)]
+    seqs = np.random.SeedSequence(int(seed)).spawn(len(grid))
+    for d in datasets:                       # a bad ε or factory fails here, before any work is done
+        for m in mechanisms: [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
+    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)])
+    clean = _clean_values(plan)
+    rows = _execute(plan, n_jobs, client, progress)
+    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")])
+    df.insert(8, "clean", [clean[d, a] for d, a in zip(df.dataset, df.aggregator)])
+    df.insert(9, "change", df.value - df.clean)
+    return df
+
+# %% ../nbs/06_experiments.ipynb #28da948c
+def _mean_se(df: pd.DataFrame, y: str) -> pd.DataFrame:
+    "Mean, standard error and trial count of column `y` per (dataset, mechanism, aggregator, epsilon)."
+    g = df.groupby(["dataset", "mechanism", "aggregator", "epsilon"], sort=False)[y]
+    out = g.agg(["mean", "std", "count"]).reset_index()
+    out["se"] = (out["std"] / np.sqrt(out["count"])).fillna(0.0)
+    return out
+
+def _check_sweep_table(df) -> None:
+    "A DataFrame with the sweep's columns, or a TypeError/ValueError saying what is missing."
+    if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be the DataFrame returned by sweep, got {type(df).__name__}")
+    missing = [c for c in SWEEP_COLUMNS[:10] if c not in df.columns]
+    if missing: raise ValueError(f"df is not a sweep table: missing columns {missing}")
+    if df.empty: raise ValueError("df is empty: nothing to plot or tabulate")
+
+def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = True):
+    "Metric (or `y='change'`) vs ε, log axis, ± 1 SE band per (mechanism, aggregator), a panel per dataset."
+    import matplotlib.pyplot as plt
+    _check_sweep_table(df)
+    if y not in ("value", "change"): raise ValueError(f"y must be 'value' or 'change', got {y!r}")
+    shown = df[(df.epsilon > 0) & np.isfinite(df.epsilon)]
+    if len(shown) < len(df):
+        warnings.warn(f"plot_tradeoff: ε = {sorted(set(df.epsilon) - set(shown.epsilon))} cannot go on a log axis; "
+                      "those rows are not plotted")
+    if shown.empty: raise ValueError("no row with 0 < ε < ∞ to plot")
+    names = list(pd.unique(shown.dataset))
+    if axes is None: axes = plt.subplots(1, len(names), figsize=(5.2 * len(names), 3.8), squeeze=False)[1][0]
+    axes = np.atleast_1d(axes)
+    if len(axes) != len(names): raise ValueError(f"axes must hold one Axes per dataset ({len(names)}), got {len(axes)}")
+    stats = _mean_se(shown, y)
+    for ax, name in zip(axes, names):
+        sub = stats[stats.dataset == name]
+        for i, ((mech, agg), s) in enumerate(sub.groupby(["mechanism", "aggregator"], sort=False)):
+            s = s.sort_values("epsilon")
+            line, = ax.plot(s.epsilon, s["mean"], "o-", ms=3, label=f"{agg} · {mech}")
+            ax.fill_between(s.epsilon, s["mean"] - s.se, s["mean"] + s.se, color=line.get_color(), alpha=.2)
+            if clean and y == "value":
+                ax.axhline(shown.clean[(shown.dataset == name) & (shown.aggregator == agg)].iloc[0],
+                           color=line.get_color(), ls=":", lw=1)
+        metric = shown.metric[shown.dataset == name].iloc[0]
+        ax.set_xscale("log")
+        ticks = np.unique(sub.epsilon)
+        if len(ticks) <= 8: ax.set_xticks(ticks, [f"{e:g}" for e in ticks]); ax.minorticks_off()
+        ax.set_xlabel("ε per answer (log scale)")
+        ax.set_ylabel(f"{metric} change (private − clean)" if y == "change" else metric)
+        ax.set_title(name)
+        ax.grid(alpha=.3)
+    axes[-1].legend(fontsize=7, loc="best")
+    return axes
+
+def summary_table(df: pd.DataFrame, digits: int = 3, y: str = "value") -> str:
+    "Markdown table: mean ± 95 % half-width (1.96 SE) of `y` per (dataset, mechanism, aggregator) × ε, and the clean value."
+    _check_sweep_table(df)
+    if y not in ("value", "change"): raise ValueError(f"y must be 'value' or 'change', got {y!r}")
+    s = _mean_se(df, y)
+    s["cell"] = [f"{m:.{digits}f} ± {1.96 * e:.{digits}f}" for m, e in zip(s["mean"], s.se)]
+    wide = s.pivot(index=["dataset", "mechanism", "aggregator"], columns="epsilon", values="cell")
+    wide.columns = [f"ε={e:g}" for e in wide.columns]
+    clean = df.groupby(["dataset", "mechanism", "aggregator"]).clean.first()
+    wide["clean"] = clean.reindex(wide.index).map(lambda v: f"{v:.{digits}f}")
+    wide = wide.reset_index()
+    head = "| " + " | ".join(wide.columns) + " |\n|" + "---|" * 3 + "---:|" * (wide.shape[1] - 3) + "\n"
+    return head + "\n".join("| " + " | ".join(map(str, r)) + " |" for r in wide.itertuples(index=False))

@@ -11,11 +11,12 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from .data import Answers, check_count, check_nonnegative, check_positive, check_real
+from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['MODELS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene',
-           'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene',
+           'OneCoinDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
+           'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -26,8 +27,11 @@ class Aggregator:
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
 
     def fit(self, answers: Answers) -> "Aggregator":
-        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`."
+        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`. A Dask DataFrame goes to `distributed.fit_dask`."
         name = type(self).__name__
+        if type(answers).__module__.startswith("dask."):      # a Dask DataFrame: the same EM on the cluster
+            from .distributed import fit_dask
+            return fit_dask(self, answers)
         if not isinstance(answers, Answers):
             raise TypeError(f"{name}.fit needs answers as ldp_truth.data.Answers, got {type(answers).__name__}; "
                             "use fit_predict(df) for a DataFrame")
@@ -102,10 +106,13 @@ def _channel_contrast(M: np.ndarray) -> float:
     return float(D[~np.eye(len(M), dtype=bool)].min())
 
 # %% ../nbs/03_inference.ipynb #467b76b0
+MV_TIES = ("first", "random", "abstain")
+
 class MajorityVote(Aggregator):
-    "Each task gets its most frequent answer; with a `channel`, the class most likely to produce the task's answers."
-    def __init__(self, channel: Optional[np.ndarray] = None):
-        self.channel = channel
+    "Most frequent answer (through a `channel`: the likeliest class); a tie goes to the smallest class (`ties='first'`), a random tied class, or no label (-1)."
+    def __init__(self, ties: str = "first", rng: RngLike = None, channel: Optional[np.ndarray] = None):
+        if ties not in MV_TIES: raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
+        self.ties, self.rng, self.channel = ties, rng, channel
 
     def _fit(self, A: Answers):
         M = _check_channel(self.channel, A.n_classes)
@@ -114,13 +121,18 @@ class MajorityVote(Aggregator):
         answered = n[:, 0] > 0
         if M is None:
             with np.errstate(invalid="ignore"): self.proba_ = counts / n
-            self.labels_ = _argmax_labels(counts, answered)
-            return
-        scores = counts @ np.log(np.maximum(M, _EPS)).T         # Σ over the task's answers z of log M[c, z]
-        top = scores.max(1, keepdims=True)
-        self.labels_ = _argmax_labels((scores >= top - 1e-9 * (1 + np.abs(top))).astype(np.float64), answered)
-        self.proba_ = _softmax_rows(scores)[0]
-        self.proba_[~answered] = np.nan
+        else:
+            scores = counts @ np.log(np.maximum(M, _EPS)).T    # Σ over the task's answers z of log M[c, z]
+            self.proba_ = _softmax_rows(scores.copy())[0]
+            self.proba_[~answered] = np.nan
+            top = scores.max(1, keepdims=True)
+            counts = (scores >= top - 1e-9 * (1 + np.abs(top))).astype(np.float64)   # scores within 1e-9: a tie
+        if self.ties == "random":                      # uniform noise below one vote breaks every tie at random
+            counts += as_generator(self.rng).random(counts.shape) * (counts == counts.max(1, keepdims=True))
+        self.labels_ = _argmax_labels(counts, answered)
+        if self.ties == "abstain":
+            tied = (counts == counts.max(1, keepdims=True)).sum(1) > 1
+            self.labels_[tied & answered] = -1
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 def _onehot(A: Answers) -> sp.csr_matrix:
@@ -152,30 +164,60 @@ def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "auto")
+CLASS_PRIORS = ("fit", "uniform", "answers")
+
+def _fixed_prior(A: Answers, M: Optional[np.ndarray], how: str) -> np.ndarray:
+    "A class prior held fixed: uniform, or the share of each class among the workers' own answers, unmixed from the channel by least squares."
+    K = A.n_classes if M is None else len(M)
+    if how == "uniform": return np.full(K, 1 / K)
+    f = np.bincount(A.value, minlength=A.n_classes) / A.n_answers
+    g = f if M is None else np.linalg.lstsq(M.T, f, rcond=None)[0]
+    g = np.maximum(g, 1 / (10 * K))           # floor: no class ruled out by a noisy estimate
+    return g / g.sum()
 
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Expected counts (W, c, x) of the workers' own answers x: one EM step over the hidden answer through M (N itself if M is None)."
     return N if M is None else E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+
+def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
+    "The one confusion (K×K counts) of the pooled workers that best explains the pooled observed counts N (K×L) through M: EM over the hidden answer."
+    if M is None: return N
+    E = np.full((len(M), len(M)), 1 / len(M))
+    for _ in range(n_iter):
+        E = E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+        E /= np.maximum(E.sum(1, keepdims=True), _EPS)
+    return E * N.sum(1, keepdims=True)
 
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
     "K×K confusions of one-coin workers: skill s[w] (or s[w, c] per true class) on the diagonal, the rest spread evenly; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
     return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), _EPS, 1 - _EPS)
 
-def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float) -> tuple:
-    "M-step of `model` on the expected counts Nt (W, c, x), shrunk by `kappa` pseudo-answers per worker towards the pooled workers: (E, skills)."
-    K, pool = Nt.shape[1], Nt.sum(0)
+def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray) -> tuple:
+    "M-step of `model` on the expected counts Nt (W, c, x), with `kappa` pseudo-answers per worker distributed as `pool` (K×K): (E, skills)."
+    K = Nt.shape[1]
     if model == "full":
         return _normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
-    if model == "one-coin":
-        right, n, pseudo, target = np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum()
-    else:                                                  # class-one-coin: one skill per (worker, true class)
-        rows = pool.sum(1)
-        right, n, pseudo, target = np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
+    right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
-CHANNEL_DEFAULTS = dict(model="one-coin", shrink=1.0, class_prior="uniform")   # DawidSkene(channel=M)'s defaults, chosen by the table below
+def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
+    "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
+    if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
+    rows = pool.sum(1) if kappa else 0.0
+    return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / np.sum(rows), np.diag(pool) / rows if kappa else 0.0
+
+def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
+    "Log of the Dirichlet (full) or Beta (one-coin skills) prior that the `kappa` pseudo-answers stand for, up to a constant."
+    if not kappa: return 0.0
+    if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
+    _, _, pseudo, target = _skill_counts(E, model, kappa, pool)
+    s = np.einsum("wkk->wk", E)
+    s = s[:, 0] if model == "one-coin" else s
+    return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
+
+CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s defaults, chosen by the table below
 #| export
 class DawidSkene(Aggregator):
     "Dawid–Skene EM (full, one-coin or class-conditional one-coin workers), optionally through a known LDP `channel`."
@@ -191,7 +233,7 @@ class DawidSkene(Aggregator):
         self.init, self.model, self.folds = init, model, check_count(folds, "folds")
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if self.folds < 2: raise ValueError(f"folds must be an integer ≥ 2, got {folds!r}")
-        if class_prior not in (None, "fit", "uniform"): raise ValueError(f"class_prior must be None, 'fit' or 'uniform', got {class_prior!r}")
+        if class_prior not in (None,) + CLASS_PRIORS: raise ValueError(f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}")
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
@@ -209,9 +251,10 @@ class DawidSkene(Aggregator):
             raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, K)} array of rows on the simplex")
         return P
 
-    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float) -> tuple:
+    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
+                pool: np.ndarray) -> tuple:
         "New confusions (W, true c, answer x) and skills; through a channel, one EM step over the hidden unperturbed answer."
-        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa)
+        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
@@ -222,17 +265,19 @@ class DawidSkene(Aggregator):
         W, K = A.n_workers, A.n_classes if M is None else len(M)
         X = _onehot(A)
         XT, answered = X.T, _answered(A)   # X.T is a CSC view: 3× faster here than a CSR copy (measured)
-        unanswered, fixed = np.flatnonzero(~answered), class_prior == "uniform"
+        unanswered, fixed = np.flatnonzero(~answered), class_prior != "fit"
         P = self._init_proba(A, M)
-        prior = np.full(K, 1 / K) if fixed else _mean_answered(P, unanswered)
-        E, skills = self._m_step(XT, P, np.full((W, K, K), 1 / K), M, model, kappa)
+        prior = _fixed_prior(A, M, class_prior) if fixed else _mean_answered(P, unanswered)
+        E0 = np.full((W, K, K), 1 / K)
+        pool = _pooled_confusion(_observed_counts(XT, P, W).sum(0), M)  # the crowd's confusion at the start: the shrinkage target
+        E, skills = self._m_step(XT, P, E0, M, model, kappa, pool)
         history = []
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
             P, ll = _e_step(X, np.log(E if M is None else np.maximum(E @ M, _EPS)), log_prior)
-            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0))
+            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0) + _log_prior_density(E, model, kappa, pool))
             if not fixed: prior = _mean_answered(P, unanswered)
-            E, skills = self._m_step(XT, P, E, M, model, kappa)
+            E, skills = self._m_step(XT, P, E, M, model, kappa, pool)
             if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
         P[~answered] = np.nan
         return P, prior, E, skills, np.array(history)
@@ -268,6 +313,77 @@ class OneCoinDawidSkene(DawidSkene):
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
                  channel: Optional[np.ndarray] = None, shrink: Optional[float] = None):
         super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink)
+
+# %% ../nbs/03_inference.ipynb #cc1ae387
+def _check_epsilon_or_inf(x, name: str = "epsilon") -> float:
+    "`x` as a float > 0, `inf` allowed (no perturbation), or an error naming `name`."
+    v = check_real(x, name)
+    if not v > 0: raise ValueError(f"{name} must be a number > 0 (np.inf for no perturbation), got {x}")
+    return v
+
+def _check_soft_init(init) -> Union[str, np.ndarray]:
+    "'mv' or a 1-D array of soft labels y⁽⁰⁾ in [0, 1] (the probability of class 1 per task)."
+    if isinstance(init, str):
+        if init != "mv": raise ValueError(f"init must be 'mv' or a vector of soft labels in [0, 1], got {init!r}")
+        return init
+    y = np.asarray(init)
+    if not np.issubdtype(y.dtype, np.number) or y.ndim != 1:
+        raise ValueError(f"init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got {init!r}")
+    y = y.astype(np.float64)
+    if not (np.isfinite(y) & (y >= 0) & (y <= 1)).all(): raise ValueError("init must hold soft labels in [0, 1]")
+    return y
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    "log(p / (1 − p))."
+    return np.log(p) - np.log1p(-p)
+
+def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
+    "Wang & Xu Alg. 1 step 7: (e^ε+1)/(e^ε−1)·(p − 1/(e^ε+1)), the inverse of Eq. 19 (identity at ε = ∞)."
+    c = np.tanh(_check_epsilon_or_inf(epsilon) / 2)       # (e^ε − 1)/(e^ε + 1), stable for large ε
+    return (np.asarray(p, dtype=np.float64) - (1 - c) / 2) / c
+
+# %% ../nbs/03_inference.ipynb #b02d7ccd
+class PrivateDawidSkene(Aggregator):
+    "Wang & Xu's Alg. 1: one-coin Dawid–Skene on binary answers perturbed by RR at ε; abilities projected on [λ, 1−λ], then rescaled."
+    def __init__(self, epsilon: float, lam: float = 0.01, n_iter: int = 100, init: Union[str, np.ndarray] = "mv",
+                 tol: float = 1e-9):
+        self.epsilon = _check_epsilon_or_inf(epsilon)
+        lam = check_real(lam, "lam")
+        if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
+        self.lam, self.n_iter, self.tol = lam, check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.init = _check_soft_init(init)
+
+    def _init_soft(self, A: Answers) -> np.ndarray:
+        "y⁽⁰⁾: the share of answers 1 per task (majority vote's soft label), or the vector passed as `init`."
+        if isinstance(self.init, str): return np.nan_to_num(MajorityVote().fit(A).proba_[:, 1], nan=0.5)
+        if self.init.shape != (A.n_tasks,):
+            raise ValueError(f"init must have one soft label per task, shape ({A.n_tasks},), got {self.init.shape}")
+        return self.init
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(f"PrivateDawidSkene needs binary answers (n_classes=2), got n_classes={A.n_classes}")
+        w, j, W = A.worker, A.task, A.n_workers
+        one = A.value == 1
+        sign = np.where(one, 1.0, -1.0)
+        n_w = np.bincount(w, minlength=W)
+        answered = _answered(A)
+        y = self._init_soft(A)
+        for it in range(self.n_iter):
+            agree = np.where(one, y[j], 1 - y[j])                                # Eq. 10, before the projection
+            with np.errstate(invalid="ignore"): p_bar = np.bincount(w, agree, W) / n_w
+            p = np.clip(np.nan_to_num(p_bar, nan=0.5), self.lam, 1 - self.lam)    # Π_C(λ); silent workers: 1/2
+            score = np.bincount(j, sign * _logit(p)[w], A.n_tasks)               # log-odds of Eq. 7 over Eq. 8
+            y_new = 1 / (1 + np.exp(-score))
+            change = np.abs(y_new - y)[answered].max(initial=0.0)
+            y = y_new
+            if change < self.tol: break
+        y = np.where(answered, y, np.nan)
+        p[n_w == 0] = np.nan
+        self.proba_ = np.column_stack([1 - y, y])
+        self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)   # step 8
+        self.raw_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)            # step 7
+        self.n_iter_ = it + 1
 
 # %% ../nbs/03_inference.ipynb #3abf7523
 def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:

@@ -22,8 +22,8 @@ from .mechanisms import (GaussianExpVariance, Mechanism, laplace_epsilon, laplac
 __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm410_delta', 'li_thm410_min_noise_level',
            'gaussian_delta', 'exp_variance_delta_known', 'exp_variance_epsilon_unknown', 'exp_variance_delta_unknown',
            'clopper_pearson', 'Events', 'output_events', 'flip_count_events', 'threshold_events', 'AuditResult',
-           'epsilon_lower_bound', 'audit', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon',
-           'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
+           'epsilon_lower_bound', 'audit', 'rr_worker_delta', 'rr_worker_epsilon', 'rr_keep_probability', 'rr_epsilon',
+           'one_layer_epsilon', 'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
            'two_layer_epsilon_limit', 'laplace_scale', 'laplace_epsilon', 'max_log_ratio']
 
 # %% ../nbs/05_privacy.ipynb #f787bb40
@@ -283,3 +283,40 @@ def audit(mechanism: Mechanism, x, x_prime, n_samples: int = 10**6, alpha: float
     c, cp = _event_counts(mechanism, x, xp, n_samples, ev, g, batch_cells)
     eps, witness, counts = epsilon_lower_bound(c, cp, n_samples, alpha, ev.tails)
     return AuditResult(eps, float(claimed), bool(eps <= claimed), n_samples, alpha, ev.n_tested, ev.name, witness, counts)
+
+# %% ../nbs/05_privacy.ipynb #0515e3e2
+from scipy.optimize import brentq
+
+def _rr_loss_pmf(epsilon: float, m: int, n_classes: int) -> np.ndarray:
+    "Pr(A − B = d) for d = −m..m: the privacy loss / ε of m k-ary RR reports of two vectors that differ everywhere."
+    e = np.exp(-epsilon)                                   # p, q scaled by e^{−ε}: no overflow for large ε
+    z = 1 + (n_classes - 1) * e
+    base, out = np.array([e / z, (n_classes - 2) * e / z, 1 / z]), np.ones(1)
+    while m:
+        if m & 1: out = np.convolve(out, base)
+        m >>= 1
+        if m: base = np.convolve(base, base)
+    return out
+
+def _check_rr_vector(epsilon: float, m, n_classes: int) -> tuple:
+    "Validated (ε, m, k) for the whole-vector functions."
+    return check_positive(epsilon, "epsilon"), check_count(m, "m"), check_count(n_classes, "n_classes", 2)
+
+def rr_worker_delta(epsilon: float, m: int, target_epsilon, n_classes: int = 2) -> Union[float, np.ndarray]:
+    "Exact δ(ε′) of a worker's whole vector of m answers, each perturbed by k-ary RR at ε (tight composition)."
+    e, m, k = _check_rr_vector(epsilon, m, n_classes)
+    t = np.asarray(target_epsilon, dtype=np.float64)
+    if np.isnan(t).any() or (t < 0).any(): raise ValueError(f"target_epsilon must be ≥ 0, got {target_epsilon!r}")
+    pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
+    out = (pmf * -np.expm1(np.minimum(t[..., None] - loss, 0.0))).sum(-1)
+    return float(out) if out.ndim == 0 else out
+
+def rr_worker_epsilon(epsilon: float, m: int, delta: float, n_classes: int = 2) -> float:
+    "Smallest ε′ with δ(ε′) ≤ δ for a worker's whole vector of m k-ary RR answers at ε (mε when δ = 0)."
+    e, m, k = _check_rr_vector(epsilon, m, n_classes)
+    dl = check_real(delta, "delta")
+    if not 0 <= dl < 1: raise ValueError(f"delta must lie in [0, 1), got {delta}")
+    pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
+    f = lambda t: float((pmf * -np.expm1(np.minimum(t - loss, 0.0))).sum()) - dl
+    if dl == 0: return m * e
+    return 0.0 if f(0.0) <= 0 else brentq(f, 0.0, m * e, xtol=1e-12, rtol=1e-12)
