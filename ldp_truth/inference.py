@@ -205,8 +205,9 @@ def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, p
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
     if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
-    rows = pool.sum(1) if kappa else 0.0
-    return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / np.sum(rows), np.diag(pool) / rows if kappa else 0.0
+    rows = pool.sum(1) if kappa else None
+    if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
+    return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
     "Log of the Dirichlet (full) or Beta (one-coin skills) prior that the `kappa` pseudo-answers stand for, up to a constant."
