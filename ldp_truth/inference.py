@@ -205,8 +205,8 @@ def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, p
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
     if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
-    rows = pool.sum(1) if kappa else None
     if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
+    rows = pool.sum(1)
     return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
@@ -219,7 +219,8 @@ def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray
     return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
 
 CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s defaults, chosen by the table below
-#| export
+
+# %% ../nbs/03_inference.ipynb #c7a1e013
 class DawidSkene(Aggregator):
     "Dawid–Skene EM (full, one-coin or class-conditional one-coin workers), optionally through a known LDP `channel`."
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
