@@ -17,8 +17,8 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
-           'check_nonnegative', 'Answers', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
-           'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
+           'check_nonnegative', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets', 'Dataset',
+           'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -145,7 +145,11 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
     if lo < 0 or hi >= n_classes: raise ValueError(f"labels must lie in 0..{n_classes - 1} (n_classes={n_classes}), found {lo}..{hi}")
     classes = np.arange(n_classes) if classes is None else np.asarray(classes)
     if len(classes) != n_classes: raise ValueError(f"classes must list {n_classes} labels, got {len(classes)}")
-    return value, int(n_classes), classes
+    return value.astype(class_dtype(n_classes)), int(n_classes), classes
+
+def class_dtype(n_classes: int) -> np.dtype:
+    "The smallest signed integer type that holds class indices 0..n_classes−1 (int8 up to 127 classes)."
+    return np.dtype(np.int8 if n_classes <= 127 else np.int16 if n_classes <= 32767 else np.int32)
 
 # %% ../nbs/00_data.ipynb #04a3c7af
 def _factorize(ids: pd.Series) -> tuple:

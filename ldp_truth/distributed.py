@@ -139,7 +139,7 @@ def _encode(client, ddf, columns: tuple, by_task: bool, classes) -> tuple:
     codes = factorize_codes(ddf, worker, label, classes)
     _, dist = _dask()
     frames = dist.futures_of(client.persist(ddf if by_task else ddf.shuffle(on=task)))
-    codes_f = client.scatter(codes, broadcast=True)
+    codes_f = client.scatter(codes, broadcast=True, hash=False)
     return codes, [client.submit(_build_part, f, codes_f, worker, task, label, pure=False) for f in frames]
 
 def _results(part: _Part, log_conf: Optional[np.ndarray], log_prior: Optional[np.ndarray], classes: np.ndarray) -> pd.DataFrame:
@@ -171,7 +171,8 @@ def _fit_em(agg: DawidSkene, client, parts: list, codes: Codes) -> None:
     for it in range(agg.n_iter):
         with np.errstate(divide="ignore"): log_prior = np.log(prior)
         log_conf = np.log(E)
-        N, s, _, ll = _map_reduce(client, parts, _em_step, client.scatter(log_conf, broadcast=True), log_prior)
+        params = client.scatter(log_conf, broadcast=True, hash=False)   # a fresh key: see the note above
+        N, s, _, ll = _map_reduce(client, parts, _em_step, params, log_prior)
         history.append(ll + agg._log_penalty(E))
         prior, E = s / n_tasks, _confusion_from_counts(agg, N)
         if it and abs(history[-1] - history[-2]) < agg.tol * abs(history[-2]): break
@@ -192,6 +193,8 @@ def fit_dask(agg: Aggregator, ddf, worker: str = "worker", task: str = "task", l
                                         or agg.shrink or agg.class_prior not in (None, "fit")):
         raise ValueError("fit on a Dask DataFrame fits crowd-kit's models (model='full' or OneCoinDawidSkene, no shrink, "
                          "class_prior='fit'); fit in memory for the other model=, shrink=, class_prior=")
+    if getattr(agg, "ties", "first") != "first":
+        raise ValueError(f"fit on a Dask DataFrame breaks ties to the smallest class (ties='first'), got ties={agg.ties!r}")
     if isinstance(agg, DawidSkene) and not isinstance(agg.init, str):
         raise ValueError("fit on a Dask DataFrame starts from majority vote (init='mv'); an init array needs the in-memory fit")
     _check_frame(ddf, (worker, task, label))

@@ -2,10 +2,11 @@
 
 For the landing page, the privacy page and every paper page (`1*_*.html`; `03_inference.html` while there is none):
 the screenshot is not blank, the maths is rendered (`<math>` or KaTeX elements in the DOM the browser built) and no TeX
-source (`$…$`, `\\(…\\)`) is left in the text. For every page of the site: every local link (`href`/`src`) resolves to a
-file in `_docs/` (and its `#anchor` to an element of that page), and nothing is loaded from the network; every
-relative link of README.md names a file of the repository. Run by
-`make test`; where Chromium is not installed it says so and exits 0.
+source (`$…$`, `\\(…\\)`, `\\frac`) is left in the text. For every page of the site: every local link (`href`/`src`)
+resolves to a file in `_docs/` (and its `#anchor` to an element of that page), nothing is loaded from the network,
+and no TeX source is left in the HTML; every relative link of README.md names a file of the repository. Each check is
+first run on pages known to be broken, to show that it can fail. Run by `make test`; where Chromium is not installed
+it says so and exits 0.
 """
 from html.parser import HTMLParser
 from pathlib import Path
@@ -26,7 +27,7 @@ OFFLINE = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--n
            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars",
            '--host-resolver-rules=MAP * ~NOTFOUND', "--proxy-server=127.0.0.1:9"]   # no name resolves, no proxy answers
 EXTERNAL = ("http:", "https:", "mailto:", "#", "data:", "javascript:")
-TEX = re.compile(r"\$\$?[^$\s][^$]*?\$|\\\(.+?\\\)|\\\[.+?\\\]", flags=re.S)
+TEX = re.compile(r"\$\$?[^$\s][^$]*?\$|\\\(.+?\\\)|\\\[.+?\\\]|\\[A-Za-z]{2,}", flags=re.S)   # $…$, \(…\), \[…\], \frac
 
 
 def browser() -> str | None:
@@ -94,6 +95,22 @@ def blank(png: Path) -> bool:
     return float(np.asarray(Image.open(png).convert("L"), dtype=float).std()) < 5
 
 
+def detectors_fire() -> list[str]:
+    "The checks above, run on pages known to be broken: each must report its fault (else it could never fail)."
+    wrong = []
+    if not TEX.findall(" ".join(Page("<p>keep $e^\\varepsilon$ and \\lceil n\\rceil</p>").text)): wrong.append("raw TeX not seen")
+    if TEX.findall(" ".join(Page("<p>costs $5</p><code>$x$</code><math><mi>x</mi></math>").text)): wrong.append("TeX seen in code")
+    if Page("<p><math><mi>x</mi></math></p>").maths != 1: wrong.append("MathML not counted")
+    if dead_links(SITE / "index.html", Page('<a href="no_such_page.html">x</a>'), {}) != ["no_such_page.html"]:
+        wrong.append("dead link not seen")
+    if Page('<script src="https://cdn.example/k.js"></script>').remote != ["https://cdn.example/k.js"]:
+        wrong.append("network load not seen")
+    with tempfile.TemporaryDirectory() as d:
+        Image.new("RGB", (64, 64), "white").save(Path(d) / "white.png")
+        if not blank(Path(d) / "white.png"): wrong.append("blank screenshot not seen")
+    return wrong
+
+
 def pages_to_view() -> list[Path]:
     "The landing page, the privacy page and the paper pages (the inference page while there is no paper page)."
     papers = sorted(SITE.glob("1*_*.html")) or [SITE / "03_inference.html"]
@@ -106,14 +123,15 @@ def main() -> int:
         print("test_site: SKIPPED, no Chromium on PATH (apt-get install -y chromium) — the docs site was not checked")
         return 0
     subprocess.run([sys.executable, str(ROOT / "tools" / "make_docs.py")], check=True, cwd=ROOT)
-    failures, checks = [], 1
+    failures, checks = [f"the checker itself: {w}" for w in detectors_fire()], 2
     if dead := dead_readme_links(ROOT / "README.md"): failures.append(f"README.md: dead relative links {dead[:3]}")
     html = {p.name: Page(p.read_text()) for p in sorted(SITE.glob("*.html"))}
     ids = {name: parsed.ids for name, parsed in html.items()}
     for name, parsed in html.items():
-        checks += 2
+        checks += 3
         if dead := dead_links(SITE / name, parsed, ids): failures.append(f"{name}: {len(dead)} dead local links, e.g. {dead[:3]}")
         if parsed.remote: failures.append(f"{name}: loads from the network: {parsed.remote[:3]}")
+        if tex := TEX.findall(" ".join(parsed.text)): failures.append(f"{name}: TeX source left in the page: {tex[:3]}")
     with tempfile.TemporaryDirectory() as shots:
         for page in pages_to_view():
             checks += 4
