@@ -156,6 +156,46 @@ def bench_one(name, size, K, n_iter, df, truth, our_repeats, log) -> Row:
     return row
 
 
+CHANNEL_EPS = 1.0   # K-ary randomized response for the channel rows
+
+
+def rr_channel(K: int, eps: float) -> np.ndarray:
+    "K-ary randomized response as a K×K matrix P[x, z]."
+    keep = np.exp(eps) / (np.exp(eps) + K - 1)
+    return np.where(np.eye(K, dtype=bool), keep, (1 - keep) / (K - 1))
+
+
+def channel_models(M):
+    "The channel-aware fits timed against the previous default (full confusion, no shrinkage, fitted prior)."
+    return {"DawidSkene(channel) previous default (full, shrink=0)": lambda n: ours.DawidSkene(n, tol=0, channel=M, model="full", shrink=0, class_prior="fit"),
+            "DawidSkene(channel) default (full, shrink=4)": lambda n: ours.DawidSkene(n, tol=0, channel=M),
+            "OneCoinDawidSkene(channel)": lambda n: ours.OneCoinDawidSkene(n, tol=0, channel=M)}
+
+
+def bench_channel(size, K, n_iter, answers, repeats, log) -> list:
+    "Marginal seconds per EM iteration, (T_N − T_1)/(N − 1), of each channel-aware fit on RR-perturbed answers."
+    keep = np.exp(CHANNEL_EPS) / (np.exp(CHANNEL_EPS) + K - 1)
+    g = np.random.default_rng(SEED)
+    flip = g.random(answers.n_answers) >= keep
+    noisy = answers.with_values(np.where(flip, (answers.value + g.integers(1, K, answers.n_answers)) % K, answers.value))
+    rows = []
+    for name, make in channel_models(rr_channel(K, CHANNEL_EPS)).items():
+        tN = timed(lambda: make(n_iter).fit(noisy), repeats)[0]
+        t1 = timed(lambda: make(1).fit(noisy), repeats)[0]
+        rows.append((size, K, name, (tN - t1) / (n_iter - 1), t1))
+        log(f"  {name:55s} marginal {(tN - t1) / (n_iter - 1):.5f} s/it, setup+1 it {t1:.3f} s")
+    return rows
+
+
+def channel_table(rows) -> list:
+    "Markdown lines: marginal s/iter of each channel-aware fit and its ratio to the previous default on the same data."
+    out = ["", f"Channel-aware fits (answers perturbed by K-ary randomized response at ε = {CHANNEL_EPS}), ours only:", "",
+           "| size | K | aggregator | marginal s/iter | ratio to previous default | setup + 1 iteration s |", "|---|---|---|---|---|---|"]
+    base = {(r[0], r[1]): r[3] for r in rows if "previous" in r[2]}
+    out += [f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:.5f} | {r[3] / base[r[0], r[1]]:.2f}× | {r[4]:.3f} |" for r in rows]
+    return out
+
+
 def fmt(x, spec):
     return "–" if x is None or (isinstance(x, float) and not np.isfinite(x)) else format(x, spec)
 
@@ -209,7 +249,7 @@ Definitions:
 """
 
 
-def markdown(rows, sizes, quick, reps, total_s) -> str:
+def markdown(rows, sizes, quick, reps, total_s, chan_rows=()) -> str:
     lines = [f"# ldp_truth vs crowd-kit: inference speed and memory{' (quick)' if quick else ''}", "",
              f"Date: {dt.datetime.now().isoformat(timespec='seconds')}  ",
              f"Machine: {machine_line()}  ",
@@ -217,6 +257,7 @@ def markdown(rows, sizes, quick, reps, total_s) -> str:
              "Sizes: " + "; ".join(f"{s[0]} K={s[4]}: {s[1]} workers × {s[2]:,} tasks × density {s[3]}, N={s[5]}" for s in sizes),
              "", "| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(rows)]
+    if chan_rows: lines += channel_table(chan_rows)
     lines += ["", DEFINITIONS.format(seed=SEED, reps=reps)]
     return "\n".join(lines)
 
@@ -233,13 +274,14 @@ def main(argv=None):
     p.add_argument("--out", type=Path, default=None, help=f"Markdown output (default {DEFAULT_OUT.relative_to(HERE.parent)} for a full run)")
     p.add_argument("--repeats", type=int, default=3, help="repeats of our timed fits (best is kept)")
     p.add_argument("--only", nargs="*", default=None, help="aggregators to run (default all)")
+    p.add_argument("--no-channel", action="store_true", help="skip the channel-aware rows")
     args = p.parse_args(argv)
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
     out = args.out if args.out is not None else (None if args.quick else DEFAULT_OUT)
     names = args.only or ["MajorityVote", "DawidSkene", "OneCoinDawidSkene"]
     log = lambda s: print(s, flush=True)
     log(machine_line())
-    t_start, rows = time.perf_counter(), []
+    t_start, rows, chan_rows = time.perf_counter(), [], []
     for size, W, T, density, K, N in sizes:
         t0 = time.perf_counter()
         ds = confusion_workers(W, T, random_confusions(W, K, rng=SEED), density=density, rng=SEED + K)
@@ -247,15 +289,17 @@ def main(argv=None):
         log(f"{size} K={K}: {len(df):,} answers, {W} workers, {T:,} tasks (generated in {time.perf_counter() - t0:.1f}s)")
         for name in names:
             rows.append(bench_one(name, size, K, N, df, truth, args.repeats, log))
+        if not args.no_channel: chan_rows += bench_channel(size, K, N, ds.answers, args.repeats, log)
         del ds, df
         gc.collect()
     total = time.perf_counter() - t_start
     log("")
     log(plain(rows))
+    for line in channel_table(chan_rows) if chan_rows else []: log(line)
     log(f"\nours s/iter = fit/N; marginal = (T_N - T_1)/(N - 1); speed-up = crowd-kit fit/N ÷ ours. total {total:.0f} s")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(markdown(rows, sizes, args.quick, args.repeats, total))
+        out.write_text(markdown(rows, sizes, args.quick, args.repeats, total, chan_rows))
         log(f"wrote {out}")
 
 

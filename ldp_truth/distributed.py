@@ -189,6 +189,10 @@ def fit_dask(agg: Aggregator, ddf, worker: str = "worker", task: str = "task", l
         raise TypeError(f"fit on a Dask DataFrame supports DawidSkene, OneCoinDawidSkene and MajorityVote, not {type(agg).__name__}")
     if getattr(agg, "channel", None) is not None:
         raise ValueError("fit on a Dask DataFrame does not support channel= yet; fit the perturbed answers in memory")
+    if isinstance(agg, DawidSkene) and (agg.model not in (None, "one-coin" if isinstance(agg, OneCoinDawidSkene) else "full")
+                                        or agg.shrink or agg.class_prior not in (None, "fit")):
+        raise ValueError("fit on a Dask DataFrame fits crowd-kit's models (model='full' or OneCoinDawidSkene, no shrink, "
+                         "class_prior='fit'); fit in memory for the other model=, shrink=, class_prior=")
     if getattr(agg, "ties", "first") != "first":
         raise ValueError(f"fit on a Dask DataFrame breaks ties to the smallest class (ties='first'), got ties={agg.ties!r}")
     if isinstance(agg, DawidSkene) and not isinstance(agg.init, str):

@@ -14,9 +14,9 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['MV_TIES', 'MODELS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene',
-           'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH',
-           'GTM']
+__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene',
+           'OneCoinDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
+           'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -167,31 +167,63 @@ def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "auto")
+CLASS_PRIORS = ("fit", "uniform", "answers")
+
+def _fixed_prior(A: Answers, M: Optional[np.ndarray], how: str) -> np.ndarray:
+    "A class prior held fixed: uniform, or the share of each class among the workers' own answers, unmixed from the channel by least squares."
+    K = A.n_classes if M is None else len(M)
+    if how == "uniform": return np.full(K, 1 / K)
+    f = np.bincount(A.value, minlength=A.n_classes) / A.n_answers
+    g = f if M is None else np.linalg.lstsq(M.T, f, rcond=None)[0]
+    g = np.maximum(g, 1 / (10 * K))           # floor: no class ruled out by a noisy estimate
+    return g / g.sum()
 
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Expected counts (W, c, x) of the workers' own answers x: one EM step over the hidden answer through M (N itself if M is None)."
     return N if M is None else E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+
+def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
+    "The one confusion (K×K counts) of the pooled workers that best explains the pooled observed counts N (K×L) through M: EM over the hidden answer."
+    if M is None: return N
+    E = np.full((len(M), len(M)), 1 / len(M))
+    for _ in range(n_iter):
+        E = E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+        E /= np.maximum(E.sum(1, keepdims=True), _EPS)
+    return E * N.sum(1, keepdims=True)
 
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
     "K×K confusions of one-coin workers: skill s[w] (or s[w, c] per true class) on the diagonal, the rest spread evenly; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
     return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), _EPS, 1 - _EPS)
 
-def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float) -> tuple:
-    "M-step of `model` on the expected counts Nt (W, c, x), shrunk by `kappa` pseudo-answers per worker towards the pooled workers: (E, skills)."
-    K, pool = Nt.shape[1], Nt.sum(0)
+def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray) -> tuple:
+    "M-step of `model` on the expected counts Nt (W, c, x), with `kappa` pseudo-answers per worker distributed as `pool` (K×K): (E, skills)."
+    K = Nt.shape[1]
     if model == "full":
         return _normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
-    if model == "one-coin":
-        right, n, pseudo, target = np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum()
-    else:                                                  # class-one-coin: one skill per (worker, true class)
-        rows = pool.sum(1)
-        right, n, pseudo, target = np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
+    right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
-CHANNEL_DEFAULTS = dict(model="one-coin", shrink=1.0, class_prior="uniform")   # DawidSkene(channel=M)'s defaults, chosen by the table below
-#| export
+def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
+    "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
+    if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
+    if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
+    rows = pool.sum(1)
+    return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
+
+def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
+    "Log of the Dirichlet (full) or Beta (one-coin skills) prior that the `kappa` pseudo-answers stand for, up to a constant."
+    if not kappa: return 0.0
+    if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
+    _, _, pseudo, target = _skill_counts(E, model, kappa, pool)
+    s = np.einsum("wkk->wk", E)
+    s = s[:, 0] if model == "one-coin" else s
+    return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
+
+CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s defaults, chosen by the table below
+
+# %% ../nbs/03_inference.ipynb #c7a1e013
 class DawidSkene(Aggregator):
     "Dawid–Skene EM (full, one-coin or class-conditional one-coin workers), optionally through a known LDP `channel`."
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
@@ -206,7 +238,7 @@ class DawidSkene(Aggregator):
         self.init, self.model, self.folds = init, model, check_count(folds, "folds")
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if self.folds < 2: raise ValueError(f"folds must be an integer ≥ 2, got {folds!r}")
-        if class_prior not in (None, "fit", "uniform"): raise ValueError(f"class_prior must be None, 'fit' or 'uniform', got {class_prior!r}")
+        if class_prior not in (None,) + CLASS_PRIORS: raise ValueError(f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}")
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
@@ -224,9 +256,10 @@ class DawidSkene(Aggregator):
             raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, K)} array of rows on the simplex")
         return P
 
-    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float) -> tuple:
+    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
+                pool: np.ndarray) -> tuple:
         "New confusions (W, true c, answer x) and skills; through a channel, one EM step over the hidden unperturbed answer."
-        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa)
+        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
@@ -237,17 +270,19 @@ class DawidSkene(Aggregator):
         W, K = A.n_workers, A.n_classes if M is None else len(M)
         X = _onehot(A)
         XT, answered = X.T, _answered(A)   # X.T is a CSC view: 3× faster here than a CSR copy (measured)
-        unanswered, fixed = np.flatnonzero(~answered), class_prior == "uniform"
+        unanswered, fixed = np.flatnonzero(~answered), class_prior != "fit"
         P = self._init_proba(A, M)
-        prior = np.full(K, 1 / K) if fixed else _mean_answered(P, unanswered)
-        E, skills = self._m_step(XT, P, np.full((W, K, K), 1 / K), M, model, kappa)
+        prior = _fixed_prior(A, M, class_prior) if fixed else _mean_answered(P, unanswered)
+        E0 = np.full((W, K, K), 1 / K)
+        pool = _pooled_confusion(_observed_counts(XT, P, W).sum(0), M)  # the crowd's confusion at the start: the shrinkage target
+        E, skills = self._m_step(XT, P, E0, M, model, kappa, pool)
         history = []
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
             P, ll = _e_step(X, np.log(E if M is None else np.maximum(E @ M, _EPS)), log_prior)
-            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0))
+            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0) + _log_prior_density(E, model, kappa, pool))
             if not fixed: prior = _mean_answered(P, unanswered)
-            E, skills = self._m_step(XT, P, E, M, model, kappa)
+            E, skills = self._m_step(XT, P, E, M, model, kappa, pool)
             if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
         P[~answered] = np.nan
         return P, prior, E, skills, np.array(history)
