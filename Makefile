@@ -14,13 +14,15 @@ $(STAMP): setup.py settings.ini
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $@
 
-## run: the main job, the accuracy/MAE report of every aggregator on every dataset found -> report/
+## run: the main job, the privacy–utility report (every LDP mechanism × aggregator on every dataset found, without and with privacy: tables, trade-off figures, per-worker budgets) -> report/
 run: $(STAMP)
 	$(BIN)/ldp-truth report --out report
 
-## test: every notebook's tests (slow cells skipped); `make test FLAGS=slow` runs those too
+## test: every notebook's tests (slow cells skipped; `make test FLAGS=slow` runs those too), then the docs site
+## in headless Chromium with the network off (skipped, with a message, where Chromium is not installed)
 test: $(STAMP)
 	cd nbs && ../$(BIN)/nbdev_test --n_workers 2 --timing $(if $(FLAGS),--flags "$(FLAGS)")
+	$(BIN)/python tools/test_site.py
 
 ## export: write the library from the notebooks
 export: $(STAMP)
@@ -34,7 +36,7 @@ bench: $(STAMP)
 readme: $(STAMP)
 	$(BIN)/python tools/make_readme.py
 
-## docs: the documentation site -> _docs/ (Quarto if installed, else smalldocs; offline)
+## docs: the documentation site -> _docs/ (Quarto if installed, else smalldocs; offline): open _docs/index.html
 docs: $(STAMP)
 	$(BIN)/python tools/make_docs.py
 

@@ -17,8 +17,8 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
-           'check_nonnegative', 'Answers', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
-           'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
+           'check_nonnegative', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets', 'Dataset',
+           'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -145,7 +145,11 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
     if lo < 0 or hi >= n_classes: raise ValueError(f"labels must lie in 0..{n_classes - 1} (n_classes={n_classes}), found {lo}..{hi}")
     classes = np.arange(n_classes) if classes is None else np.asarray(classes)
     if len(classes) != n_classes: raise ValueError(f"classes must list {n_classes} labels, got {len(classes)}")
-    return value, int(n_classes), classes
+    return value.astype(class_dtype(n_classes)), int(n_classes), classes
+
+def class_dtype(n_classes: int) -> np.dtype:
+    "The smallest signed integer type that holds class indices 0..n_classes−1 (int8 up to 127 classes)."
+    return np.dtype(np.int8 if n_classes <= 127 else np.int16 if n_classes <= 32767 else np.int32)
 
 # %% ../nbs/00_data.ipynb #04a3c7af
 def _factorize(ids: pd.Series) -> tuple:
@@ -154,9 +158,38 @@ def _factorize(ids: pd.Series) -> tuple:
     except TypeError: codes, uniques = pd.factorize(ids, sort=False)
     return codes, np.asarray(uniques)
 
+def _rows(mask, frame: pd.Series) -> str:
+    "The row labels (the DataFrame's index) where `mask` holds, the first five, for an error message."
+    rows = frame.index[np.asarray(mask)]
+    return f"{rows[:5].tolist()}" + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
+
+def _label_type(v) -> str:
+    "What a label is, for the mixed-type check: bool, int, float, or its Python type's name."
+    if isinstance(v, (bool, np.bool_)): return "bool"
+    if isinstance(v, (int, np.integer)): return "int"
+    if isinstance(v, (float, np.floating)): return "float"
+    return type(v).__name__
+
+def _check_label_column(labels: pd.Series, name: str) -> None:
+    "Reject a label column with missing values, labels of mixed Python types, or infinite values; name column and rows."
+    missing = labels.isna()
+    if missing.any():
+        raise ValueError(f"column {name!r} has {int(missing.sum())} missing (NaN) labels, in rows {_rows(missing, labels)}; "
+                         "a task a worker did not answer is a row left out, not a NaN")
+    kinds = labels.map(_label_type) if labels.dtype == object else None
+    if kinds is not None and kinds.nunique() > 1:
+        first = np.flatnonzero(~kinds.duplicated().to_numpy())
+        rows = labels.index[first].tolist()
+        examples = ", ".join(f"{kinds.iloc[i]} {labels.iloc[i]!r} (row {r!r})" for i, r in zip(first, rows))
+        raise TypeError(f"column {name!r} mixes label types: {examples}; give every label the same type")
+    if pd.api.types.is_float_dtype(labels.dtype) or (kinds is not None and kinds.iloc[0] == "float"):
+        infinite = np.isinf(labels.to_numpy(np.float64))
+        if infinite.any():
+            raise ValueError(f"column {name!r} has infinite labels in rows {_rows(infinite, labels)}; "
+                             "a label is a class or a finite value")
+
 def _label_codes(labels: pd.Series, classes, n_classes: Optional[int]) -> tuple:
     "Map categorical labels to class indices; return (codes, classes)."
-    if labels.isna().any(): raise ValueError(f"label column has {int(labels.isna().sum())} missing (NaN) entries")
     if classes is not None:
         classes = np.asarray(classes)
         lookup = pd.Index(classes)
@@ -181,7 +214,8 @@ def _from_frame(cls, df: pd.DataFrame, worker: str = "worker", task: str = "task
     if missing: raise ValueError(f"columns {missing} not in the DataFrame (it has {list(df.columns)})")
     if not len(df): raise ValueError("answers are empty: the DataFrame has no rows")
     for c in (worker, task):
-        if df[c].isna().any(): raise ValueError(f"column {c!r} has missing ids")
+        if df[c].isna().any(): raise ValueError(f"column {c!r} has missing ids, in rows {_rows(df[c].isna(), df[c])}")
+    _check_label_column(df[label], label)
     if kind is None: kind = "continuous" if pd.api.types.is_float_dtype(df[label].dtype) else "categorical"
     w, workers = _factorize(df[worker])
     t, tasks = _factorize(df[task])

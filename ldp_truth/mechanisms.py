@@ -14,11 +14,12 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_positive, check_real
 
 # %% auto #0
-__all__ = ['rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
+__all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
-           'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
+           'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
            'LaplacePerturbation', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
-           'MatrixFactorization']
+           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
+           'BoundedMatrixFactorization']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -305,6 +306,15 @@ def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
     return np.full((k, k), p_flip / (k - 1)) + np.eye(k) * (1 - p_flip - p_flip / (k - 1))
 
 # %% ../nbs/04_mechanisms.ipynb #49765525
+NULL_LABEL = "NULL"
+
+def with_null_class(classes) -> np.ndarray:
+    "The class labels with \"NULL\" appended as the last class (an object array, so integer labels stay integers)."
+    classes = np.asarray(classes)
+    if (classes.astype(str) == NULL_LABEL).any():
+        raise ValueError(f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own")
+    return np.array(list(classes) + [NULL_LABEL], dtype=object)
+
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
     def __init__(self, epsilon: float, n_classes: int, null: bool = False, secure: bool = False, max_cells: int = 2 * 10**7):
@@ -322,21 +332,20 @@ class RandomizedResponse(_FlipMechanism):
         return _flip_matrix(1 - self.p_keep, self.n_symbols)
 
     def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
-        "Perturb every answer; with null=True every (worker, task) cell, returning the non-NULL outputs."
+        "Perturb every answer; with null=True every (worker, task) cell, NULL reports kept as class n_classes (\"NULL\")."
         if not self.null: return super().privatize(answers, rng)
         _check_answers(answers, "categorical", self.n_classes)
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
             raise ValueError(f"RR with null=True perturbs all {W}×{T} = {W*T} cells (> max_cells={self.max_cells}); "
                              "pass a larger max_cells to RandomizedResponse to allow it")
+        classes = with_null_class(answers.classes)
         g = self._rng(rng)
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = answers.value
         out = _flip(cells, 1 - self.p_keep, K + 1, g, self.secure)
-        idx = np.flatnonzero(out < K)
-        if not len(idx): raise ValueError("every perturbed cell came out NULL: no answers to return")
-        return Answers(idx // T, idx % T, out[idx], n_workers=W, n_tasks=T, n_classes=K, workers=answers.workers,
-                       tasks=answers.tasks, classes=answers.classes)
+        return Answers(np.repeat(np.arange(W), T), np.tile(np.arange(T), W), out, n_workers=W, n_tasks=T,
+                       n_classes=K + 1, workers=answers.workers, tasks=answers.tasks, classes=classes)
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "Perturb one worker's vector; with null=True NaN cells are perturbed too (NaN in the output = NULL)."
@@ -508,14 +517,16 @@ def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
     V = as_generator(rng).standard_normal((d, n_tasks))
     return V / np.abs(V).sum(0, keepdims=True)
 
-def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray) -> tuple:
-    "Every worker's G_i = Σ_{j∈T_i} v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} a_ij v_j (n_workers × d)."
+def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
+                  weight: Optional[np.ndarray] = None) -> tuple:
+    "Every worker's G_i = Σ_{j∈T_i} w_j v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} w_j a_ij v_j (n_workers × d); w = 1 by default."
     d, n_tasks = V.shape
-    M = sp.csr_matrix((np.ones(len(task)), (worker, task)), shape=(n_workers, n_tasks))
+    w = np.ones(len(task)) if weight is None else np.asarray(weight, dtype=np.float64)
+    M = sp.csr_matrix((w, (worker, task)), shape=(n_workers, n_tasks))
     G = np.empty((n_workers, d, d))
     for e in range(d):                                   # a loop over the d dimensions keeps memory O(n_tasks·d)
         G[:, e, :] = M @ (V.T * V[e][:, None])           # G_i[e, f] = Σ_{j∈T_i} v_ej v_fj
-    b = np.asarray(sp.csr_matrix((value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
+    b = np.asarray(sp.csr_matrix((w * value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
     return G, b
 
 def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -574,3 +585,87 @@ class MatrixFactorization(Mechanism):
         return (mf_solve(G, self._noisy_b(b, g)) @ V)[0]
 
     def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist())
+
+# %% ../nbs/04_mechanisms.ipynb #bf8256fb
+def mf_huber_solve(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
+                   eta: np.ndarray, bound: float, ridge: float, n_iter: int = 50, tol: float = 1e-9) -> np.ndarray:
+    "Every worker's argmin of Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i (Huber ρ_B, ridge λ > 0): Newton, then IRLS."
+    d, n_tasks = V.shape
+    ridge_I, Vt = ridge * np.eye(d), V.T
+    U = np.zeros((n_workers, d))
+    for newton in (True, False):                 # Newton is exact on each quadratic piece; IRLS (monotone) if it stalls
+        for _ in range(n_iter if newton else 10 * n_iter):          # iterations, each vectorised over all workers
+            r = value - np.einsum("ad,ad->a", U[worker], Vt[task])
+            ar = np.abs(r)
+            if newton:
+                G, _ = mf_statistics(worker, task, value, n_workers, V, weight=(ar < bound).astype(np.float64))
+                psi_v = np.asarray(sp.csr_matrix((np.clip(r, -bound, bound), (worker, task)), shape=(n_workers, n_tasks)) @ Vt)
+                step = np.linalg.solve(G + ridge_I, (psi_v - ridge * U - eta)[..., None])[..., 0]
+            else:
+                w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))   # ψ_B(r)/r
+                G, b = mf_statistics(worker, task, value, n_workers, V, weight=w)
+                step = np.linalg.solve(G + ridge_I, (b - eta)[..., None])[..., 0] - U
+            U += step
+            if np.abs(step).max(initial=0.0) <= tol * max(1.0, np.abs(U).max(initial=0.0)): return U
+    return U
+
+def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: float, bound: float = math.inf,
+                      ridge: float = 0.0) -> np.ndarray:
+    "Exact log density of the released profile u (rows of an N × d array) for one worker's vector (NaN = NULL)."
+    u, x = np.atleast_2d(np.asarray(u, dtype=np.float64)), np.asarray(values, dtype=np.float64)
+    t = np.flatnonzero(~np.isnan(x))
+    Vt = V[:, t]                                                   # d × |T|
+    r = x[t][None, :] - u @ Vt                                     # N × |T| residuals
+    eta = np.clip(r, -bound, bound) @ Vt.T - ridge * u             # η(u) = Σ v_j ψ_B(r_j) − λu
+    H = np.einsum("nj,dj,ej->nde", (np.abs(r) < bound).astype(np.float64), Vt, Vt) + ridge * np.eye(V.shape[0])
+    sign, logdet = np.linalg.slogdet(H)
+    if (sign <= 0).any(): raise ValueError("the profile has no density here: H(u) is singular (|T_i| < d and ridge = 0)")
+    return -np.abs(eta).sum(1) / scale - V.shape[0] * math.log(2 * scale) + logdet
+
+# %% ../nbs/04_mechanisms.ipynb #ab9b7d17
+def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
+    "ε (NULL ↔ answer and value changes) of Huber-ridge objective perturbation: max(B, min(2B, Δ))/s + ln(1 + 1/λ)."
+    d = _check_domain(domain)
+    s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
+    return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
+
+class BoundedMatrixFactorization(MatrixFactorization):
+    "Sun et al.'s MF repaired: Huber loss (residual influence ≤ B) and ridge λ, so NULL cells are ε-protected too."
+    protects_null = True
+    def __init__(self, epsilon: float, d: int, domain, bound: Optional[float] = None, ridge: Optional[float] = None,
+                 rng: RngLike = None, n_tasks: Optional[int] = None, V: Optional[np.ndarray] = None,
+                 secure: bool = False, max_cells: int = 2 * 10**7):
+        super().__init__(epsilon, d, domain, rng=rng, n_tasks=n_tasks, V=V, secure=secure, max_cells=max_cells)
+        e, spread = self.epsilon_paper, float(self.domain[-1] - self.domain[0])
+        self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
+        self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
+        left = e - math.log1p(1 / self.ridge)
+        if left <= 0:
+            raise ValueError(f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}")
+        self.scale = max(self.bound, min(2 * self.bound, spread)) / left
+        self.epsilon = bounded_mf_epsilon(self.scale, self.bound, self.ridge, self.domain)
+
+    def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
+        "Every worker's u_i for its own draw of η_i."
+        eta = _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
+        return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
+
+    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "Every worker's u_i V as continuous Answers over all (worker, task) cells."
+        _check_answers(answers, "any")
+        W, T = answers.n_workers, answers.n_tasks
+        w, t = _all_cells(W, T, self.max_cells, "BoundedMatrixFactorization")
+        V = self.task_profiles(T)
+        U = self._profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng))
+        return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
+                       tasks=answers.tasks)
+
+    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+        "One worker's vector of domain values over all tasks (NaN = NULL) → u V."
+        v = _worker_domain_vector(values, self.domain)
+        if self.V is not None and len(v) != self.V.shape[1]:
+            raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
+        V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
+        return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
+
+    def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['ArrayOrSeries', 'masked_pairs', 'accuracy', 'error_rate', 'mae', 'error_rate_change', 'mae_change']
+__all__ = ['ArrayOrSeries', 'UNANSWERED', 'unanswered_mask', 'masked_pairs', 'accuracy', 'error_rate', 'mae', 'error_rate_change',
+           'mae_change']
 
 # %% ../nbs/02_metrics.ipynb #503f0190
 ArrayOrSeries = Union[np.ndarray, pd.Series, list]
@@ -32,8 +33,16 @@ def _align_series(pred: pd.Series, truth: pd.Series, name: str) -> tuple:
         raise ValueError(f"{len(known_orphans)} tasks have truth but no entry in {name}, e.g. {list(known_orphans[:3])}")
     return pred.to_numpy(), truth.reindex(pred.index).to_numpy()
 
-def masked_pairs(pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred") -> tuple:
-    "Predictions and truths restricted to the tasks whose truth is known, after checking shapes and missing values."
+UNANSWERED = ("wrong", "exclude", "error")   # what a metric does with a task that has truth but no prediction
+
+def unanswered_mask(pred: np.ndarray, class_indices: bool) -> np.ndarray:
+    "Tasks without a prediction: NaN/None, and -1 where `pred` holds class indices (an aggregator's `labels_`)."
+    miss = np.asarray(pd.isna(pred), dtype=bool)
+    if class_indices and np.issubdtype(pred.dtype, np.integer): miss |= pred == -1
+    return miss
+
+def masked_pairs(pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred", unanswered: str = "error") -> tuple:
+    "Predictions and truths on the tasks whose truth is known; tasks without a prediction as `unanswered` says."
     if isinstance(pred, pd.Series) != isinstance(truth, pd.Series):
         raise TypeError(f"{name} and truth must both be pandas Series (aligned by task id) or both arrays "
                         f"(aligned by position), got {type(pred).__name__} and {type(truth).__name__}")
@@ -41,36 +50,45 @@ def masked_pairs(pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred") 
     else:
         p, t = _as_1d(pred, name), _as_1d(truth, "truth")
         if p.shape != t.shape: raise ValueError(f"{name} and truth must have the same shape, got {p.shape} and {t.shape}")
+    if unanswered not in UNANSWERED: raise ValueError(f"unanswered must be one of {UNANSWERED}, got {unanswered!r}")
     known = ~pd.isna(t)
     if not known.any(): raise ValueError("truth is unknown (NaN) for every task: no task to evaluate on")
-    missing = pd.isna(p) & known
-    if missing.any():
-        raise ValueError(f"{name} is missing (NaN) for {int(missing.sum())} tasks whose truth is known; "
-                         "an aggregator must predict every task it is scored on")
-    return p[known], t[known]
+    missing = unanswered_mask(p, class_indices=not isinstance(pred, pd.Series)) & known
+    if missing.any() and unanswered == "error":
+        raise ValueError(f"{name} is missing (NaN, or -1 for a class index) for {int(missing.sum())} tasks whose truth "
+                         "is known (tasks without answers): pass unanswered='wrong' to count them as errors (accuracy) "
+                         "or unanswered='exclude' to score only the tasks that have a prediction")
+    keep = known & ~missing if unanswered == "exclude" else known
+    if not keep.any(): raise ValueError(f"no task has both a known truth and a prediction in {name}")
+    return p[keep], t[keep]
 
 # %% ../nbs/02_metrics.ipynb #643f0038
-def accuracy(pred: ArrayOrSeries, truth: ArrayOrSeries) -> float:
-    "Fraction of the tasks with known truth whose predicted label equals the truth."
-    p, t = masked_pairs(pred, truth)
+def accuracy(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
+    "Fraction of the tasks with known truth predicted right; a task without a prediction (-1, NaN) counts as wrong."
+    p, t = masked_pairs(pred, truth, unanswered=unanswered)
     return float(np.mean(p == t))
 
-def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries) -> float:
-    "Fraction of the tasks with known truth whose predicted label differs from the truth (Li et al. KDD'18 Eq. 6)."
-    return 1.0 - accuracy(pred, truth)
+def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
+    "1 − accuracy: the fraction of tasks with known truth predicted wrong or not at all (Li et al. KDD'18 Eq. 6)."
+    return 1.0 - accuracy(pred, truth, unanswered)
 
 # %% ../nbs/02_metrics.ipynb #8d455517
-def mae(pred: ArrayOrSeries, truth: ArrayOrSeries) -> float:
-    "Mean absolute error over the tasks with known truth (Sun et al. Eq. 3)."
-    p, t = masked_pairs(pred, truth)
+def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") -> float:
+    "Mean absolute error over the tasks with known truth (Sun et al. Eq. 3); a task without a prediction (NaN) raises."
+    if unanswered == "wrong":
+        raise ValueError("unanswered='wrong' has no meaning for mae (a missing prediction has no absolute error): "
+                         "use 'error' or 'exclude'")
+    p, t = masked_pairs(pred, truth, unanswered=unanswered)
     try: return float(np.mean(np.abs(p.astype(np.float64) - t.astype(np.float64))))
     except (TypeError, ValueError) as e: raise TypeError(f"mae needs numeric predictions and truth: {e}") from None
 
 # %% ../nbs/02_metrics.ipynb #4c13e065
-def error_rate_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries) -> float:
+def error_rate_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries,
+                      unanswered: str = "wrong") -> float:
     "Error rate on perturbed answers minus error rate on the original answers (Li et al. KDD'18 Eq. 10, $\\Delta$)."
-    return error_rate(pred_private, truth) - error_rate(pred_clean, truth)
+    return error_rate(pred_private, truth, unanswered) - error_rate(pred_clean, truth, unanswered)
 
-def mae_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries) -> float:
+def mae_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries,
+               unanswered: str = "error") -> float:
     "MAE on perturbed answers minus MAE on the original answers (Sun et al. §VI-A, $MAE_C = MAE_P - MAE_O$)."
-    return mae(pred_private, truth) - mae(pred_clean, truth)
+    return mae(pred_private, truth, unanswered) - mae(pred_clean, truth, unanswered)

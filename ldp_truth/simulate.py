@@ -14,8 +14,8 @@ import numpy as np
 from .data import Answers, Dataset, RngLike, as_generator, check_count
 
 # %% auto #0
-__all__ = ['AbilitiesLike', 'SUN_SIZES', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions', 'experts_spammers',
-           'continuous_workers', 'sun_synthetic']
+__all__ = ['AbilitiesLike', 'SUN_SIZES', 'CONTAMINATIONS', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions',
+           'experts_spammers', 'continuous_workers', 'sun_synthetic', 'claim_workers', 'digit_slip', 'contaminate']
 
 # %% ../nbs/01_simulate.ipynb #988fd4f5
 def _density(density) -> float:
@@ -212,3 +212,93 @@ def sun_synthetic(n_workers: int = 2000, n_tasks: int = 200, density: float = 0.
     meta = dict(generator="sun_synthetic", density=density, seed=_seed_of(rng), sigma=sigma, domain=(int(lo), int(hi)),
                 discretize=bool(discretize))
     return _dataset(worker, task, value, truth, n_workers, n_tasks, None, meta)
+
+# %% ../nbs/01_simulate.ipynb #187be8fa
+CONTAMINATIONS = ("zero", "times10", "div10", "drop_digit", "repeat_digit", "vandal")   # codes 0..5 in meta["contaminated"]
+
+def claim_workers(n_workers: int, n_tasks: int, p_exact: tuple = (0.6, 0.95), rel_sigma: float = 0.05,
+                  log10_range: tuple = (3.0, 4.0), density: float = 0.1, rng: RngLike = None, min_per_task: int = 1) -> Dataset:
+    "Integer truths 10^U(log10_range); worker i copies the truth with probability p_i ~ U(p_exact), else truth·(1 + rel_sigma·N(0,1)), rounded."
+    n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
+    lo, hi = (float(x) for x in p_exact)
+    if not 0 <= lo <= hi <= 1: raise ValueError(f"p_exact must be (low, high) with 0 ≤ low ≤ high ≤ 1, got {p_exact!r}")
+    if isinstance(rel_sigma, bool) or not isinstance(rel_sigma, Real) or not (np.isfinite(rel_sigma) and rel_sigma >= 0):
+        raise ValueError(f"rel_sigma must be a finite number ≥ 0, got {rel_sigma!r}")
+    a, b = (float(x) for x in log10_range)
+    if not (np.isfinite([a, b]).all() and a <= b): raise ValueError(f"log10_range must be two finite numbers (low ≤ high), got {log10_range!r}")
+    gen = as_generator(rng)
+    truth = np.ceil(10 ** gen.uniform(a, b, n_tasks))
+    p = gen.uniform(lo, hi, n_workers)
+    worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
+    exact = gen.random(len(worker)) < p[worker]
+    value = np.where(exact, truth[task], np.rint(truth[task] * (1 + rel_sigma * gen.standard_normal(len(worker)))))
+    meta = dict(generator="claim_workers", density=density, seed=_seed_of(rng), p_exact=p, rel_sigma=float(rel_sigma))
+    return _dataset(worker, task, value, truth, n_workers, n_tasks, None, meta)
+
+# %% ../nbs/01_simulate.ipynb #78643d2d
+def _n_digits(n: np.ndarray) -> np.ndarray:
+    "Number of decimal digits of each non-negative integer-valued float (1 for 0)."
+    return np.floor(np.log10(np.maximum(n, 1))).astype(np.int64) + 1
+
+def digit_slip(value: np.ndarray, repeat: bool, rng: RngLike = None) -> np.ndarray:
+    "Drop (`repeat=False`) or repeat one uniformly chosen decimal digit of the integer part of each |value|; sign and fraction kept."
+    value, gen = np.asarray(value, dtype=np.float64), as_generator(rng)
+    a = np.abs(value); n = np.trunc(a)
+    p = 10.0 ** np.floor(gen.random(len(a)) * _n_digits(n))           # place value of the chosen digit
+    low, d, high = n % p, (n // p) % 10, n // (10 * p)
+    out = high * 100 * p + d * 10 * p + d * p + low if repeat else high * p + low
+    return np.sign(value) * (out + a - n)
+
+# %% ../nbs/01_simulate.ipynb #0aac41fd
+def _contamination_shares(kinds) -> dict:
+    "`kinds` (one name or a dict name → share) as a dict of positive shares summing to 1."
+    if isinstance(kinds, str): kinds = {kinds: 1.0}
+    if not isinstance(kinds, dict) or not kinds: raise TypeError(f"kinds must be one of {CONTAMINATIONS} or a dict of them → share, got {kinds!r}")
+    bad = [k for k in kinds if k not in CONTAMINATIONS]
+    if bad: raise ValueError(f"kinds must be among {CONTAMINATIONS}, got {bad}")
+    share = np.array([kinds[k] for k in kinds], dtype=np.float64)
+    if not (np.isfinite(share).all() and (share >= 0).all() and share.sum() > 0):
+        raise ValueError(f"kinds' shares must be finite, ≥ 0 and not all 0, got {kinds!r}")
+    return dict(zip(kinds, share / share.sum()))
+
+def _dirty_values(old: np.ndarray, kind: np.ndarray, magnitude: float, gen: np.random.Generator) -> np.ndarray:
+    "Replacement for each answer in `old` by its contamination code `kind` (an index into CONTAMINATIONS)."
+    new = old.copy()
+    for code, name in enumerate(CONTAMINATIONS):
+        m = kind == code
+        if not m.any(): continue
+        if name == "zero": new[m] = 0.0
+        elif name == "times10": new[m] = old[m] * 10
+        elif name == "div10": new[m] = old[m] / 10
+        elif name in ("drop_digit", "repeat_digit"): new[m] = digit_slip(old[m], name == "repeat_digit", gen)
+        else: new[m] = magnitude * 10 ** gen.random(m.sum())
+    return new
+
+def contaminate(data: Dataset, fraction: float, kinds="vandal", magnitude: float = 1e12, by: str = "answer",
+                rng: RngLike = None) -> Dataset:
+    "Replace `fraction` of the continuous answers by zeros, digit slips or vandal values, at random answers or by whole workers."
+    if not isinstance(data, Dataset): raise TypeError(f"data must be a ldp_truth.data.Dataset, got {type(data).__name__}")
+    A = data.answers
+    if A.kind != "continuous": raise ValueError(f"contaminate needs continuous answers, got kind={A.kind!r}")
+    if isinstance(fraction, bool) or not isinstance(fraction, Real) or not 0 <= fraction <= 1:
+        raise ValueError(f"fraction must be a number in [0, 1], got {fraction!r}")
+    if isinstance(magnitude, bool) or not isinstance(magnitude, Real) or not (np.isfinite(magnitude) and magnitude > 0):
+        raise ValueError(f"magnitude must be a finite number > 0, got {magnitude!r}")
+    if by not in ("answer", "worker"): raise ValueError(f"by must be 'answer' or 'worker', got {by!r}")
+    shares, gen = _contamination_shares(kinds), as_generator(rng)
+    codes, p = np.array([CONTAMINATIONS.index(k) for k in shares]), np.array(list(shares.values()))
+    if by == "answer":
+        idx, bad_workers = np.sort(gen.choice(A.n_answers, int(round(fraction * A.n_answers)), replace=False)), np.array([], np.int64)
+        kind = codes[gen.choice(len(codes), len(idx), p=p)]
+    else:
+        order = gen.permutation(A.n_workers)
+        reach = np.cumsum(np.bincount(A.worker, minlength=A.n_workers)[order])
+        bad_workers = np.sort(order[: int(np.searchsorted(reach, fraction * A.n_answers)) + 1] if fraction > 0 else order[:0])
+        per_worker = np.full(A.n_workers, -1); per_worker[bad_workers] = codes[gen.choice(len(codes), len(bad_workers), p=p)]
+        idx = np.flatnonzero(per_worker[A.worker] >= 0); kind = per_worker[A.worker[idx]]
+    value = A.value.copy()
+    value[idx] = _dirty_values(value[idx], kind, float(magnitude), gen)
+    contaminated = np.full(A.n_answers, -1, np.int8); contaminated[idx] = kind
+    meta = {**data.meta, "contaminated": contaminated, "contamination": dict(fraction=float(fraction), kinds=shares,
+            magnitude=float(magnitude), by=by, seed=_seed_of(rng), workers=bad_workers)}
+    return Dataset(A.with_values(value), data.truth, meta, f"{data.name} + {fraction:g} {by}-level dirt")
