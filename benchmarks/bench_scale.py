@@ -1,7 +1,7 @@
 """How Dawid–Skene's cost grows: with the number of workers in memory (against crowd-kit), and on a Dask cluster
 with the number of partitions and of answers (from Parquet files), with the scheduler's share of each iteration.
 
-Run `python benchmarks/bench_scale.py` (about 10–20 minutes on 2 cores; writes benchmarks/results/bench_scale.md)
+Run `python benchmarks/bench_scale.py` (about 20–30 minutes on 2 cores, 10⁸ answers included; writes benchmarks/results/bench_scale.md)
 or `python benchmarks/bench_scale.py --quick` (small sizes, a smoke test; prints only unless --out).
 `--only-one-machine --answers N` runs only the one-machine section (simulate, `Answers`, privatize, DS) on N answers
 (default 10⁸: about 5 GB of memory) and replaces that section of the results file, leaving the others as they are.
@@ -216,12 +216,12 @@ def one_machine_table(n_answers: int, n_iter: int = 10) -> pd.DataFrame:
 
 def one_machine_section(n_answers: int, n_iter: int = 10) -> str:
     "The Markdown section of the one-machine run, with the machine's load beside it."
-    load = os.getloadavg()
+    load, start = os.getloadavg(), dt.datetime.now(dt.timezone.utc)
     table = one_machine_table(n_answers, n_iter)
     return (f"## One machine: {n_answers:,} answers (K={K}, {max(10, n_answers // 100):,} workers, "
             f"{max(1, n_answers // 10):,} tasks, 10 answers per task)\n\n"
             f"Load average at the start (1/5/15 min, {os.cpu_count()} cores): {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; "
-            f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC.\n\n{markdown(table)}\n\n"
+            f"started {start:%Y-%m-%d %H:%M} UTC, {(dt.datetime.now(dt.timezone.utc) - start).total_seconds():.0f} s.\n\n{markdown(table)}\n\n"
             "Each stage runs in a fresh process: `simulate` = `confusion_workers_chunked` (including its `Answers`); "
             "`answers` = `Answers(worker, task, value)` from the saved int32/int32/int8 arrays; `privatize` = "
             "`RandomizedResponse(2, 5).privatize`; `dawid_skene`: `seconds` = set-up (one-hot matrices, majority-vote "
