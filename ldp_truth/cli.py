@@ -30,11 +30,12 @@ from .mechanisms import (GaussianExpVariance, LaplacePerturbation, MatrixFactori
 from .privacy import audit, budget_report, exp_variance_epsilon_unknown
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'METHODS', 'REPORT_EPSILONS',
-           'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'BUDGET_EPSILON', 'REPORT_MECHANISMS',
+__all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'METHODS', 'DASK_METHODS',
+           'REPORT_EPSILONS', 'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'BUDGET_EPSILON', 'REPORT_MECHANISMS',
            'REPORT_AGGREGATORS', 'QUICK_AGGREGATORS', 'SYNTHETIC', 'EPSILON_MEANING', 'UsageError', 'read_answers',
            'mechanism_kind', 'laplace_at', 'gaussian_exp_at', 'build_mechanism', 'privatize_file', 'infer_file',
-           'audit_table', 'budget_file', 'two_layer_at', 'report_datasets', 'budget_summary', 'write_report', 'main']
+           'infer_parquet', 'audit_table', 'budget_file', 'two_layer_at', 'report_datasets', 'budget_summary',
+           'write_report', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -208,6 +209,38 @@ def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optio
     else: _write_frame(df, out)
     return df
 
+# %% ../nbs/07_cli.ipynb #fd7d5e24
+DASK_METHODS = ("mv", "ds", "onecoin")
+
+def _dask_client(scheduler: Optional[str]):
+    "A client of the cluster at `scheduler`, or of a local cluster started for this run (closed with the client)."
+    try: from dask.distributed import Client, LocalCluster
+    except ImportError: raise ImportError("a Parquet folder needs Dask: pip install 'ldp_truth[dask]'") from None
+    if scheduler: return Client(scheduler, timeout=10)
+    return Client(LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None))
+
+def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba: bool = False) -> None:
+    "Fit `method` on a folder of Parquet files on a Dask cluster; write task,label (and p_<class>) to `out`."
+    if method not in DASK_METHODS: raise UsageError(f"a Parquet folder works with --method {', '.join(DASK_METHODS)}; got {method!r}")
+    if out is None: raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
+    to_parquet = str(out).endswith(".parquet")
+    out = Path(out) if to_parquet else _output_file(out)
+    if to_parquet and out.exists() and not (out.is_dir() and all(f.suffix == ".parquet" for f in out.iterdir())):
+        raise UsageError(f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced")
+    import dask.dataframe as dd
+    with _dask_client(scheduler) as client:
+        agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
+        classes = agg.classes_
+        frame = agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes}) if proba else agg.labels_.to_frame()
+        name_of = lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="label")
+        frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
+        frame = frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
+        if to_parquet:
+            tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
+            frame.to_parquet(str(tmp), schema=None)   # each file's own schema: the task ids' type is the data's
+            _replace_folder(tmp, out)
+        else: _write_frame(frame.compute().reset_index(), out)
+
 # %% ../nbs/07_cli.ipynb #c0000014
 def _claimed(m: Mechanism, name: str, n_answers: int, sensitivity: float) -> float:
     "The ε claimed per answer for a worker with `n_answers` answers (gaussian-exp: one answer, variance unknown)."
@@ -248,8 +281,8 @@ def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=No
     return df
 
 # %% ../nbs/07_cli.ipynb #c0000016
-REPORT_EPSILONS, QUICK_EPSILONS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
-REPORT_TRIALS, QUICK_TRIALS = 5, 2
+REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
+REPORT_TRIALS, QUICK_TRIALS = 10, 2
 BUDGET_EPSILON = 1.0
 
 def two_layer_at(epsilon: float, n_classes: int) -> TwoLayer:
@@ -350,7 +383,9 @@ def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) ->
     parts = ["## Privacy–utility trade-off\n",
              f"Every mechanism × aggregator at ε ∈ {{{', '.join(f'{e:g}' for e in epsilons)}}} per answer, {trials} trials each "
              "(`ldp_truth.experiments.sweep`); each trial perturbs the answers once and every aggregator is fitted on the same "
-             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error.\n",
+             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error. "
+             "Where an accuracy stays flat at small ε the aggregator has fallen back to the most frequent class: "
+             "on imbalanced data that scores the base rate, not knowledge of the tasks.\n",
              _markdown_table(EPSILON_MEANING) + "\n"]
     for name, sub in table.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
@@ -378,6 +413,10 @@ def _plot_dataset(table: pd.DataFrame, path: Path) -> None:
         eps = np.sort(pd.unique(table.epsilon))
         ax.set_xticks(eps, [f"{e:g}" for e in eps])               # the grid's ε as plain numbers
         ax.minorticks_off()
+        ax.get_legend().remove()
+    handles, labels = axes[0][0].get_legend_handles_labels()            # one legend: the aggregators, same colours in every panel
+    fig.legend(handles, [lab.split(" · ")[0] for lab in labels], loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=min(len(labels), 6), fontsize=8, frameon=False)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
@@ -433,6 +472,7 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons
     datasets, real, root = report_datasets(root, names)
     log = lambda m: print(m, file=sys.stderr)
     skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
+    if len(skipped) == len(datasets): raise UsageError(f"--datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
     try:
         seconds = {}
@@ -561,7 +601,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--secure", action="store_true", help="draw the noise with OpenDP's samplers from a cryptographic source")
     pr.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)")
     i = sub.add_parser("infer", help="infer each task's truth from a worker,task,label CSV")
-    i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
+    i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)")
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
     i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
     i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by ds")
@@ -569,7 +609,8 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
     _class_options(i)
     i.add_argument("--proba", action="store_true", help="add p_<class> columns: each task's class probabilities")
-    i.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV task,label (default: standard output)")
+    i.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet writes Parquet files")
+    i.add_argument("--scheduler", metavar="ADDRESS", help="with a Parquet folder: the Dask scheduler to use (default: a local cluster for this run)")
     a = sub.add_parser("audit", help="the privacy auditor's lower bound on ε beside the claimed ε")
     _mechanism_options(a)
     a.add_argument("--n-classes", type=_count(2), default=2, help="categorical mechanisms: number of classes (default 2)")
@@ -599,7 +640,12 @@ def _run(args: argparse.Namespace) -> None:
     elif args.command == "privatize":
         privatize_file(args.input, args.output, args.mechanism, args.seed, args.classes, args.n_classes, secure=args.secure,
                        **{k: getattr(args, k) for k in _MECH_ARGS})
+    elif args.command == "infer" and Path(args.input).is_dir():
+        extra = [o for o in ("kind", "channel", "epsilon", "a", "classes", "n_classes") if getattr(args, o) is not None]
+        if extra: raise UsageError(f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster fit takes no channel or classes)")
+        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
     elif args.command == "infer":
+        if args.scheduler: raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
         infer_file(args.input, args.output, args.method, args.kind, args.channel, args.epsilon, args.a, args.proba,
                    args.classes, args.n_classes)
     elif args.command == "audit":

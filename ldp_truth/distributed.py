@@ -187,8 +187,10 @@ def fit_dask(agg: Aggregator, ddf, worker: str = "worker", task: str = "task", l
     supported = (DawidSkene, MajorityVote)
     if not isinstance(agg, supported):
         raise TypeError(f"fit on a Dask DataFrame supports DawidSkene, OneCoinDawidSkene and MajorityVote, not {type(agg).__name__}")
-    if isinstance(agg, DawidSkene) and getattr(agg, "channel", None) is not None:
+    if getattr(agg, "channel", None) is not None:
         raise ValueError("fit on a Dask DataFrame does not support channel= yet; fit the perturbed answers in memory")
+    if getattr(agg, "ties", "first") != "first":
+        raise ValueError(f"fit on a Dask DataFrame breaks ties to the smallest class (ties='first'), got ties={agg.ties!r}")
     if isinstance(agg, DawidSkene) and not isinstance(agg.init, str):
         raise ValueError("fit on a Dask DataFrame starts from majority vote (init='mv'); an init array needs the in-memory fit")
     _check_frame(ddf, (worker, task, label))

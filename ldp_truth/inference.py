@@ -14,8 +14,9 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['MV_TIES', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'rr_unbias_ability',
-           'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'MODELS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene',
+           'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH',
+           'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -54,6 +55,8 @@ class Aggregator:
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
 # %% ../nbs/03_inference.ipynb #1a47bef9
+_EPS = 1e-10   # floor on probabilities before a log, as crowd-kit's _EPS
+
 def _answered(A: Answers) -> np.ndarray:
     "Boolean mask over tasks: True where the task has at least one answer."
     return np.bincount(A.task, minlength=A.n_tasks) > 0
@@ -81,29 +84,60 @@ def _class_counts(A: Answers, weight: Optional[np.ndarray] = None) -> np.ndarray
     key = A.task.astype(np.int64) * A.n_classes + A.value
     return np.bincount(key, weights=weight, minlength=A.n_tasks * A.n_classes).reshape(A.n_tasks, A.n_classes)
 
+def _check_channel(channel, L: int) -> Optional[np.ndarray]:
+    "A validated K×L row-stochastic channel (K true classes ≤ L observed symbols, the answers' n_classes), or None."
+    if channel is None: return None
+    M = np.asarray(channel)
+    if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.complexfloating):
+        raise TypeError(f"channel must be a K×{L} array of probabilities (a mechanism's transition_matrix()), got {channel!r}")
+    M = M.astype(np.float64)
+    if M.ndim != 2 or M.shape[1] != L or not 2 <= M.shape[0] <= L:
+        raise ValueError(f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column per "
+                         f"observed symbol ({L} = n_classes of the answers), got shape {M.shape}")
+    if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
+        raise ValueError("channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1")
+    if _channel_contrast(M) <= 1e-12:
+        raise ValueError("channel has two equal rows: it erases the difference between two true classes")
+    return M
+
+def _channel_contrast(M: np.ndarray) -> float:
+    "Smallest total-variation distance between two rows of M: 1 for the identity, (e^ε−1)/(e^ε+K−1) for K-ary RR."
+    D = 0.5 * np.abs(M[:, None, :] - M[None, :, :]).sum(2)
+    return float(D[~np.eye(len(M), dtype=bool)].min())
+
 # %% ../nbs/03_inference.ipynb #467b76b0
 MV_TIES = ("first", "random", "abstain")
 
 class MajorityVote(Aggregator):
-    "Each task gets its most frequent answer; a tie goes to the smallest class (`ties='first'`), a random tied class, or no label (-1)."
-    def __init__(self, ties: str = "first", rng: RngLike = None):
+    "Each task gets its most frequent answer (with a `channel`, the class most likely to produce its answers); a tie goes to the smallest class (`ties='first'`), a random tied class, or no label (-1)."
+    def __init__(self, ties: str = "first", rng: RngLike = None, channel: Optional[np.ndarray] = None):
         if ties not in MV_TIES: raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
-        self.ties, self.rng = ties, rng
+        self.ties, self.rng, self.channel = ties, rng, channel
 
     def _fit(self, A: Answers):
+        M = _check_channel(self.channel, A.n_classes)
         counts = _class_counts(A).astype(np.float64)
-        n = counts.sum(1, keepdims=True)
-        with np.errstate(invalid="ignore"): self.proba_ = counts / n
-        if self.ties == "random":                      # uniform noise below one vote breaks every tie at random
-            counts += as_generator(self.rng).random(counts.shape) * (counts == counts.max(1, keepdims=True))
-        self.labels_ = _argmax_labels(counts, n[:, 0] > 0)
-        if self.ties == "abstain":
-            tied = (counts == counts.max(1, keepdims=True)).sum(1) > 1
-            self.labels_[tied & (n[:, 0] > 0)] = -1
+        answered = counts.sum(1) > 0
+        if M is None:
+            with np.errstate(invalid="ignore"): self.proba_ = counts / counts.sum(1, keepdims=True)
+            best = counts == counts.max(1, keepdims=True)
+        else:
+            scores = counts @ np.log(np.maximum(M, _EPS)).T         # Σ over the task's answers z of log M[c, z]
+            top = scores.max(1, keepdims=True)
+            best = scores >= top - 1e-9 * (1 + np.abs(top))
+            self.proba_ = _softmax_rows(scores)[0]
+            self.proba_[~answered] = np.nan
+        self.labels_ = self._break_ties(best, answered)
+
+    def _break_ties(self, best: np.ndarray, answered: np.ndarray) -> np.ndarray:
+        "One label per task among its best classes (a boolean tasks × classes mask), by the tie rule."
+        score = best.astype(np.float64)
+        if self.ties == "random": score += as_generator(self.rng).random(score.shape) * best   # uniform among the tied
+        labels = _argmax_labels(score, answered)
+        if self.ties == "abstain": labels[(best.sum(1) > 1) & answered] = -1
+        return labels
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
-_EPS = 1e-10   # floor on probabilities before a log, as crowd-kit's _EPS
-
 def _onehot(A: Answers) -> sp.csr_matrix:
     "The tasks × (worker, observed class) indicator matrix of the answers, in CSR form (int32 columns; no sort when sorted by task)."
     n_cols = A.n_workers * A.n_classes
@@ -117,17 +151,17 @@ def _onehot(A: Answers) -> sp.csr_matrix:
     return sp.csr_matrix((np.ones(A.n_answers), cols, indptr), shape=shape)
 
 def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-    "Task posteriors (tasks × K) and the observed-data log-likelihood, given log Pr(observed y | true c) as (W, c, y)."
-    W, K, _ = log_conf.shape
-    L = X @ log_conf.transpose(0, 2, 1).reshape(W * K, K)   # rows of the right factor: (w, y); columns: c
-    L += log_prior
-    P, lse = _softmax_rows(L)
+    "Task posteriors (tasks × K) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."
+    W, K, L = log_conf.shape
+    R = X @ log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows of the right factor: (w, z); columns: c
+    R += log_prior
+    P, lse = _softmax_rows(R)
     return P, float(lse.sum())
 
 def _observed_counts(XT: sp.csc_matrix, P: np.ndarray, W: int) -> np.ndarray:
-    "Expected counts N[w, c, y] = Σ over w's answers y of Pr(task's truth = c): one sparse product with `X.T`."
+    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): one sparse product with `X.T`."
     K = P.shape[1]
-    return (XT @ P).reshape(W, K, K).transpose(0, 2, 1)
+    return (XT @ P).reshape(W, -1, K).transpose(0, 2, 1)
 
 def _normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
     "Rows of N + smoothing floored at 1e-10 and normalised to sum to 1 (smoothing=0 is crowd-kit's M-step)."
@@ -138,86 +172,124 @@ def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
     "Class prior: the mean posterior over the tasks that have answers (crowd-kit's `probas.mean()`); `unanswered`: indices of the others."
     return (P.sum(0) - P[unanswered].sum(0)) / (len(P) - len(unanswered))
 
-def _check_channel(channel, K: int) -> Optional[np.ndarray]:
-    "A validated K×K row-stochastic channel matrix (or None)."
-    if channel is None: return None
-    M = np.asarray(channel)
-    if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.complexfloating):
-        raise TypeError(f"channel must be a {K}×{K} array of probabilities (a mechanism's transition_matrix()), got {channel!r}")
-    M = M.astype(np.float64)
-    if M.shape != (K, K): raise ValueError(f"channel must be a {K}×{K} matrix (n_classes of the answers), got shape {M.shape}")
-    if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
-        raise ValueError("channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1")
-    return M
-
 # %% ../nbs/03_inference.ipynb #5be25ed5
+MODELS = ("full", "class-one-coin", "one-coin", "auto")
+
+def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
+    "Expected counts (W, c, x) of the workers' own answers x: one EM step over the hidden answer through M (N itself if M is None)."
+    return N if M is None else E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+
+def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
+    "K×K confusions of one-coin workers: skill s[w] (or s[w, c] per true class) on the diagonal, the rest spread evenly; clipped."
+    s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
+    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), _EPS, 1 - _EPS)
+
+def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float) -> tuple:
+    "M-step of `model` on the expected counts Nt (W, c, x), shrunk by `kappa` pseudo-answers per worker towards the pooled workers: (E, skills)."
+    K, pool = Nt.shape[1], Nt.sum(0)
+    if model == "full":
+        return _normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
+    if model == "one-coin":
+        right, n, pseudo, target = np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum()
+    else:                                                  # class-one-coin: one skill per (worker, true class)
+        rows = pool.sum(1)
+        right, n, pseudo, target = np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
+    with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
+    return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
+
+CHANNEL_DEFAULTS = dict(model="one-coin", shrink=1.0, class_prior="uniform")   # DawidSkene(channel=M)'s defaults, chosen by the table below
+#| export
 class DawidSkene(Aggregator):
-    "Dawid–Skene EM with a full K×K confusion matrix per worker; optional fixed LDP `channel` between answer and report."
+    "Dawid–Skene EM (full, one-coin or class-conditional one-coin workers), optionally through a known LDP `channel`."
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
-                 smoothing: float = 0.0, channel: Optional[np.ndarray] = None):
+                 smoothing: float = 0.0, channel: Optional[np.ndarray] = None, model: Optional[str] = None,
+                 shrink: Optional[float] = None, class_prior: Optional[str] = None, folds: int = 3):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
         if isinstance(init, list): init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init == "mv"):
             raise ValueError(f"init must be 'mv' or an array of task posteriors (n_tasks × n_classes), got {init!r}")
-        self.init = init
+        if model is not None and model not in MODELS: raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
+        self.init, self.model, self.folds = init, model, check_count(folds, "folds")
+        self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
+        if self.folds < 2: raise ValueError(f"folds must be an integer ≥ 2, got {folds!r}")
+        if class_prior not in (None, "fit", "uniform"): raise ValueError(f"class_prior must be None, 'fit' or 'uniform', got {class_prior!r}")
+        self.class_prior = class_prior
 
-    def _init_proba(self, A: Answers) -> np.ndarray:
-        "Starting posteriors: majority-vote fractions (crowd-kit's start), or the array passed as `init`."
-        if isinstance(self.init, str): return np.nan_to_num(MajorityVote().fit(A).proba_)
-        P = np.asarray(self.init, dtype=np.float64)
-        if P.shape != (A.n_tasks, A.n_classes) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
-            raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, A.n_classes)} array of rows on the simplex")
+    def _settings(self, M: Optional[np.ndarray]) -> tuple:
+        "Model, pseudo-answers per worker (scaled by the channel's contrast) and class prior: the arguments, else the defaults."
+        model = self.model or ("full" if M is None else CHANNEL_DEFAULTS["model"])
+        shrink = self.shrink if self.shrink is not None else (0.0 if M is None else CHANNEL_DEFAULTS["shrink"])
+        prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
+        return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
+
+    def _init_proba(self, A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
+        "Starting posteriors: majority-vote shares (crowd-kit's start; through a channel `MajorityVote(channel)`), or `init`."
+        if isinstance(self.init, str): return np.nan_to_num(MajorityVote(channel=M).fit(A).proba_)
+        P, K = np.asarray(self.init, dtype=np.float64), A.n_classes if M is None else len(M)
+        if P.shape != (A.n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
+            raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, K)} array of rows on the simplex")
         return P
 
-    def _m_step(self, A: Answers, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
-        "New confusion matrices (W, true c, answer x); through a channel, one EM step over the hidden unperturbed answer."
-        N = _observed_counts(XT, P, A.n_workers)
-        if M is not None: N = E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
-        return _normalise_confusion(N, self.smoothing)
+    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float) -> tuple:
+        "New confusions (W, true c, answer x) and skills; through a channel, one EM step over the hidden unperturbed answer."
+        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
         return self.smoothing * float(np.log(E).sum()) if self.smoothing else 0.0
 
-    def _fit(self, A: Answers):
-        K, W = A.n_classes, A.n_workers
-        M = _check_channel(self.channel, K)
+    def _run(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> tuple:
+        "EM for one model: (posteriors, prior, confusions, skills, log-likelihood history)."
+        W, K = A.n_workers, A.n_classes if M is None else len(M)
         X = _onehot(A)
         XT, answered = X.T, _answered(A)   # X.T is a CSC view: 3× faster here than a CSR copy (measured)
-        unanswered = np.flatnonzero(~answered)
-        P = self._init_proba(A)
-        prior = _mean_answered(P, unanswered)
-        E = self._m_step(A, XT, P, np.full((W, K, K), 1 / K), M)
+        unanswered, fixed = np.flatnonzero(~answered), class_prior == "uniform"
+        P = self._init_proba(A, M)
+        prior = np.full(K, 1 / K) if fixed else _mean_answered(P, unanswered)
+        E, skills = self._m_step(XT, P, np.full((W, K, K), 1 / K), M, model, kappa)
         history = []
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
             P, ll = _e_step(X, np.log(E if M is None else np.maximum(E @ M, _EPS)), log_prior)
-            history.append(ll + self._log_penalty(E))
-            prior = _mean_answered(P, unanswered)
-            E = self._m_step(A, XT, P, E, M)
+            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0))
+            if not fixed: prior = _mean_answered(P, unanswered)
+            E, skills = self._m_step(XT, P, E, M, model, kappa)
             if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
         P[~answered] = np.nan
-        self.labels_, self.proba_ = _argmax_labels(np.nan_to_num(P), answered), P
-        self.prior_, self.confusion_ = prior, E
+        return P, prior, E, skills, np.array(history)
+
+    def _heldout(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> float:
+        "Log-likelihood of each answer under the model fitted to the other folds (answers split at random, seed 0)."
+        fold, total = np.random.default_rng(0).permutation(A.n_answers) % self.folds, 0.0
+        for f in range(self.folds):
+            train, test = A.select(fold != f), A.select(fold == f)
+            P, prior, E, _, _ = self._run(train, M, model, kappa, class_prior)
+            P = np.where(np.isnan(P), prior, P)
+            O = E if M is None else E @ M
+            total += float(np.log(np.maximum(np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value]), _EPS)).sum())
+        return total
+
+    def _fit(self, A: Answers):
+        M = _check_channel(self.channel, A.n_classes)
+        model, kappa, class_prior = self._settings(M)
+        self.selection_ = None
+        if model == "auto":
+            self.selection_ = {m: self._heldout(A, M, m, kappa, class_prior) for m in MODELS[:-1]}
+            model = max(self.selection_, key=self.selection_.get)
+        P, prior, E, skills, history = self._run(A, M, model, kappa, class_prior)
+        self.labels_, self.proba_ = _argmax_labels(np.nan_to_num(P), ~np.isnan(P[:, 0])), P
+        self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
-        self.n_iter_, self.log_likelihood_ = it + 1, np.array(history)
+        if skills is not None: self.skills_ = skills
+        self.n_iter_, self.log_likelihood_ = len(history), history
 
 # %% ../nbs/03_inference.ipynb #cc7d82e9
 class OneCoinDawidSkene(DawidSkene):
     "Dawid–Skene with one skill per worker: right with probability s, otherwise uniform over the other K−1 classes."
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv"):
-        super().__init__(n_iter, tol, init)
-
-    def _m_step(self, A: Answers, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
-        "Skill = mean posterior probability of the worker's own answers; confusion built from it, clipped to [1e-10, 1−1e-10]."
-        W, K = A.n_workers, A.n_classes
-        N = _observed_counts(XT, P, W)
-        with np.errstate(invalid="ignore"): s = np.einsum("wkk->w", N) / N.sum((1, 2))
-        self.skills_ = s
-        s = np.nan_to_num(s, nan=1 / K)[:, None, None]
-        E = np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1))
-        return np.clip(E, _EPS, 1 - _EPS)
+    def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
+                 channel: Optional[np.ndarray] = None, shrink: Optional[float] = None):
+        super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink)
 
 # %% ../nbs/03_inference.ipynb #cc1ae387
 def _check_epsilon_or_inf(x, name: str = "epsilon") -> float:
@@ -336,28 +408,66 @@ def _task_std(A: Answers, mean: np.ndarray) -> np.ndarray:
         return np.sqrt(np.bincount(A.task, weights=(A.value - mean[A.task]) ** 2, minlength=A.n_tasks) / n)
 
 def _sorted_by_task(A: Answers) -> tuple:
-    "Answer order sorted by (task, value), and each task's start offset and count in that order."
-    order = np.lexsort((A.value, A.task))
+    "The answers sorted by (task, value): (order, each task's start offset and count, the sorted values, the sorted task indices)."
+    order = np.argsort(A.value)                                  # by value, then a stable radix sort by task,
+    for shift in range(0, max(int(A.n_tasks - 1).bit_length(), 1), 16):   # 16 bits a pass: 3× faster than np.lexsort
+        order = order[np.argsort((A.task[order] >> shift).astype(np.uint16), kind="stable")]
     count = np.bincount(A.task, minlength=A.n_tasks)
-    return order, np.cumsum(count) - count, count
+    return order, np.cumsum(count) - count, count, A.value[order], A.task[order]
 
-def _task_median(A: Answers) -> np.ndarray:
+def _task_median(A: Answers, by_task: Optional[tuple] = None) -> np.ndarray:
     "Median of each task's answers (mean of the two middle ones for an even count); NaN for tasks with no answers."
-    order, start, count = _sorted_by_task(A)
-    v, ok = A.value[order], count > 0
+    _, start, count, v, _ = _sorted_by_task(A) if by_task is None else by_task
+    ok = count > 0
     out = np.full(A.n_tasks, np.nan)
     out[ok] = (v[(start + (count - 1) // 2)[ok]] + v[(start + count // 2)[ok]]) / 2
     return out
 
-def _task_weighted_median(A: Answers, weight: np.ndarray) -> np.ndarray:
-    "Lower weighted median of each task's answers (the first value whose cumulative weight reaches half the task's)."
-    order, start, count = _sorted_by_task(A)
-    v, cw, ok = A.value[order], np.cumsum(weight[order]), count > 0
-    end = start + count
-    before = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0)
-    half = before + (cw[np.maximum(end - 1, 0)] - before) / 2
-    idx = np.clip(np.searchsorted(cw, half, side="left"), start, np.maximum(end - 1, 0))
-    return np.where(ok, v[np.minimum(idx, len(v) - 1)], np.nan)
+def _task_weighted_median(A: Answers, weight: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
+    "Weighted median (positive weights) of each task's answers; the midpoint where the cumulative weight hits exactly half; NaN for tasks with no answers."
+    order, start, count, v, task = _sorted_by_task(A) if by_task is None else by_task
+    ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
+    total = np.bincount(A.task, weights=weight, minlength=A.n_tasks)
+    cw = np.cumsum(weight[order] / total[task])                      # each task's run of shares sums to 1
+    half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
+    lo = np.clip(np.searchsorted(cw, half - 1e-9, side="left"), start, last)
+    hi = np.clip(np.searchsorted(cw, half + 1e-9, side="right"), start, last)
+    return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
+
+_MAD_SIGMA = 1.482602218505602   # 1 / Φ⁻¹(3/4): MAD × this estimates σ for normal answers
+
+def _task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
+    "The t[:, c]-th smallest |answer − centre| of each task (t ≥ 1; one column per c), by binary search over the sorted runs below and above the centre."
+    _, start, count, v, task = by_task
+    below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[:, None]
+    above, start, centre, n = count[:, None] - below, start[:, None], centre[:, None], len(v) - 1
+    def left(i):  # i-th smallest deviation among the answers below the centre (±inf outside the run)
+        x = centre - v[np.clip(start + below - 1 - i, 0, n)]
+        return np.where(i < 0, -np.inf, np.where(i >= below, np.inf, x))
+    def right(j):  # j-th smallest deviation among the answers at or above it
+        x = v[np.clip(start + below + j, 0, n)] - centre
+        return np.where(j < 0, -np.inf, np.where(j >= above, np.inf, x))
+    lo, hi = np.maximum(0, t - above), np.minimum(t, below)     # how many of the t smallest lie below the centre
+    for _ in range(int(count.max(initial=1)).bit_length() + 1):
+        i = (lo + hi) // 2
+        more = (lo < hi) & (left(i) < right(t - i - 1))
+        lo, hi = np.where(more, i + 1, lo), np.where((lo < hi) & ~more, i, hi)
+    return np.maximum(left(lo - 1), right(t - lo - 1))
+
+def _task_robust_scale(A: Answers, centre: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
+    "1.4826 × each task's median absolute deviation about `centre`; where that is 0 or NaN, the median of the positive ones (1 if none)."
+    by_task = _sorted_by_task(A) if by_task is None else by_task
+    count = by_task[2]
+    with np.errstate(invalid="ignore"):
+        mad = _task_kth_deviation(by_task, centre, np.stack([(count + 1) // 2, count // 2 + 1], 1)).mean(1)   # the middle one(s)
+    mad = _MAD_SIGMA * np.where(count > 0, mad, np.nan)
+    positive = mad[mad > 0]
+    return np.where(mad > 0, mad, np.median(positive) if len(positive) else 1.0)
+
+def _change(new: np.ndarray, old: np.ndarray, scale: np.ndarray) -> float:
+    "Largest move of a task's truth in units of the task's scale (tasks without answers ignored)."
+    d = np.abs(new - old) / scale
+    return float(np.max(d, initial=0.0, where=np.isfinite(d)))
 
 # %% ../nbs/03_inference.ipynb #912847b6
 class Mean(Aggregator):
@@ -371,31 +481,28 @@ class Median(Aggregator):
     def _fit(self, A: Answers): self.labels_ = _task_median(A)
 
 # %% ../nbs/03_inference.ipynb #1c3c05b8
-def _scale(A: Answers) -> float:
-    "Standard deviation of all the answers (1 if they are all equal): the unit of the convergence tolerance."
-    s = float(np.std(A.value))
-    return s if s > 0 else 1.0
-
 class ConfidenceWeightedMean(Aggregator):
-    "Sun et al. Algorithm 1: truth = q-weighted mean (Eq. 1), quality q_i ∝ 1/σ_i, the RMS residual (Eq. 2)."
+    "Sun et al. Algorithm 1: truth = q-weighted mean (Eq. 1), quality q_i ∝ 1/σ_i, the RMS residual (Eq. 2). Not robust to outliers."
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, sigma_floor: float = 1e-6):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.sigma_floor = check_nonnegative(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
-        scale, n = _scale(A), np.bincount(A.worker, minlength=A.n_workers)
-        q, mu = np.full(A.n_workers, 1 / A.n_workers), None
+        by_task, n = _sorted_by_task(A), np.bincount(A.worker, minlength=A.n_workers)
+        scale = _task_robust_scale(A, _task_median(A, by_task), by_task)
+        floor = self.sigma_floor * np.median(scale)
+        q, mu, change = np.full(A.n_workers, 1 / A.n_workers), None, np.inf
         for it in range(self.n_iter):
             new = _task_mean(A, q[A.worker])
-            done = mu is not None and np.nanmax(np.abs(new - mu)) <= self.tol * scale
+            if mu is not None: change = _change(new, mu, scale)
             mu = new
             with np.errstate(invalid="ignore"):
                 sigma = np.sqrt(np.bincount(A.worker, weights=(A.value - mu[A.task]) ** 2, minlength=A.n_workers) / n)
-            q = 1 / np.maximum(sigma, self.sigma_floor * scale)
+            q = 1 / np.maximum(sigma, floor)
             q /= np.nansum(q)
-            if done: break
-        self.labels_, self.weights_, self.sigma_, self.n_iter_ = mu, q, sigma, it + 1
+            if change <= self.tol: break
+        self.labels_, self.weights_, self.sigma_, self.n_iter_, self.change_ = mu, q, sigma, it + 1, change
 
 # %% ../nbs/03_inference.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute")
@@ -407,9 +514,9 @@ def _crh_weights(loss: np.ndarray, A: Answers) -> np.ndarray:
     return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
 
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH: source weights from total loss, truth = weighted mean/median (continuous) or weighted vote."
+    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median (loss='absolute', default) or weighted mean ('squared'), or weighted vote."
     kinds = ("categorical", "continuous")
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "squared"):
+    def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "absolute"):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
         self.loss = loss
@@ -430,34 +537,51 @@ class CRH(Aggregator):
         self.labels_, self.weights_, self.n_iter_ = labels, w, it + 1
 
     def _fit_continuous(self, A: Answers):
-        "Loss normalised by each task's spread (squared → weighted mean, absolute → weighted median)."
-        squared, scale = self.loss == "squared", _scale(A)
-        mu = _task_mean(A) if squared else _task_median(A)
-        spread = _task_std(A, _task_mean(A))
-        spread = np.where(spread > 0, spread, 1.0)[A.task]
+        "Absolute loss over a robust task scale → weighted median (from the median); squared loss over the task std → weighted mean (from the mean)."
+        by_task = _sorted_by_task(A)                               # one sort, reused by every weighted median
+        median = _task_median(A, by_task)
+        scale = _task_robust_scale(A, median, by_task)             # convergence unit (and the absolute loss's normaliser)
+        if self.loss == "squared":
+            mu, spread = _task_mean(A), _task_std(A, _task_mean(A))
+            spread = np.where(spread > 0, spread, 1.0)[A.task]
+        else: mu, spread = median, scale[A.task]
         for it in range(self.n_iter):
             r = A.value - mu[A.task]
-            w = _crh_weights(r ** 2 / spread if squared else np.abs(r) / spread, A)
-            new = _task_mean(A, w[A.worker]) if squared else _task_weighted_median(A, w[A.worker])
-            done, mu = np.nanmax(np.abs(new - mu)) <= self.tol * scale, new
-            if done: break
-        self.labels_, self.weights_, self.n_iter_ = mu, w, it + 1
+            if self.loss == "squared":
+                w = _crh_weights(r ** 2 / spread, A)
+                new = _task_mean(A, w[A.worker])
+            else:
+                w = _crh_weights(np.abs(r) / spread, A)
+                new = _task_weighted_median(A, w[A.worker], by_task)
+            change, mu = _change(new, mu, scale), new
+            if change <= self.tol: break
+        self.labels_, self.weights_, self.n_iter_, self.change_ = mu, w, it + 1, change
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
 class GTM(Aggregator):
-    "Zhao & Han's Gaussian truth model: truth ~ N(μ0, σ0²), answer ~ N(truth, σ_w²), σ_w² ~ InvGamma(α, β); EM on z-scores."
+    "Zhao & Han's Gaussian truth model: truth ~ N(μ0, σ0²), answer ~ N(truth, σ_w²), σ_w² ~ InvGamma(α, β); EM on robust z-scores."
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, alpha: float = 10.0, beta: float = 10.0,
-                 mu0: float = 0.0, sigma0: float = 1.0):
+                 mu0: float = 0.0, sigma0: float = 1.0, robust: bool = True):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.alpha, self.beta, self.sigma0 = (check_positive(v, n) for v, n in ((alpha, "alpha"), (beta, "beta"), (sigma0, "sigma0")))
         self.mu0 = check_real(mu0, "mu0")
         if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
+        if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
+        self.robust = bool(robust)
 
-    def _fit(self, A: Answers):
+    def _standardiser(self, A: Answers) -> tuple:
+        "Each task's centre and unit: median and robust scale, or (robust=False, Zhao & Han) mean and std (1 where 0)."
+        if self.robust:
+            by_task = _sorted_by_task(A)
+            centre = _task_median(A, by_task)
+            return centre, _task_robust_scale(A, centre, by_task)
         centre = _task_mean(A)
         spread = _task_std(A, centre)
-        spread = np.where(spread > 0, spread, 1.0)
+        return centre, np.where(spread > 0, spread, 1.0)
+
+    def _fit(self, A: Answers):
+        centre, spread = self._standardiser(A)
         z = (A.value - centre[A.task]) / spread[A.task]              # each task's answers as z-scores
         n = np.bincount(A.worker, minlength=A.n_workers)
         mu, post_var = np.zeros(A.n_tasks), np.zeros(A.n_tasks)
@@ -466,7 +590,7 @@ class GTM(Aggregator):
             var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w²
             prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=1 / var[A.worker], minlength=A.n_tasks)
             new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z / var[A.worker], minlength=A.n_tasks)) / prec
-            done, mu, post_var = np.abs(new - mu).max() <= self.tol, new, 1 / prec   # E-step: truth posterior N(mu, 1/prec)
-            if done: break
+            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: truth posterior N(mu, 1/prec)
+            if change <= self.tol: break
         self.labels_ = np.where(_answered(A), centre + spread * mu, np.nan)
-        self.variances_, self.weights_, self.n_iter_ = var, 1 / var, it + 1
+        self.variances_, self.weights_, self.n_iter_, self.change_ = var, 1 / var, it + 1, change

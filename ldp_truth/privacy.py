@@ -89,7 +89,7 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
     _check_fits(mechanism, answers)
     n = np.bincount(answers.worker, minlength=answers.n_workers)
     released = np.full(answers.n_workers, answers.n_tasks) if getattr(mechanism, "protects_null", False) else n
-    eps_worker = np.nan_to_num(_per_count(mechanism.epsilon_worker, released), nan=0.0)
+    eps_worker = np.nan_to_num(_per_count(mechanism.epsilon_worker, released), nan=0.0, posinf=np.inf)   # 0 cells × ∞ is 0; ∞ stays ∞
     return pd.DataFrame({"n_answers": n, "released": released,
                          "eps_per_answer": _per_count(mechanism.epsilon_per_answer, released),
                          "eps_worker": eps_worker}, index=pd.Index(answers.workers, name="worker"))
