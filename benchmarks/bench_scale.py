@@ -1,8 +1,10 @@
 """How Dawid–Skene's cost grows: with the number of workers in memory (against crowd-kit), and on a Dask cluster
 with the number of partitions and of answers (from Parquet files), with the scheduler's share of each iteration.
 
-Run `python benchmarks/bench_scale.py` (about 10–20 minutes on 2 cores; writes benchmarks/results/bench_scale.md)
+Run `python benchmarks/bench_scale.py` (about 20–30 minutes on 2 cores, 10⁸ answers included; writes benchmarks/results/bench_scale.md)
 or `python benchmarks/bench_scale.py --quick` (small sizes, a smoke test; prints only unless --out).
+`--only-one-machine --answers N` runs only the one-machine section (simulate, `Answers`, privatize, DS) on N answers
+(default 10⁸: about 5 GB of memory) and replaces that section of the results file, leaving the others as they are.
 """
 from __future__ import annotations
 
@@ -13,11 +15,17 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 
 import argparse
 import datetime as dt
+import json
 import logging
 import os
 import platform
+import re
+import resource
+import subprocess
+import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -29,8 +37,10 @@ import dask.dataframe as dd
 from dask.distributed import Client, LocalCluster
 
 from ldp_truth import distributed as dist
+from ldp_truth.data import Answers
 from ldp_truth.inference import DawidSkene
-from ldp_truth.simulate import confusion_workers, random_confusions
+from ldp_truth.mechanisms import RandomizedResponse
+from ldp_truth.simulate import confusion_workers, confusion_workers_chunked, random_confusions
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results" / "bench_scale.md"
@@ -137,19 +147,126 @@ def estimate(by_size: pd.DataFrame, n_workers: int, machines: int = 16, cores: i
             f"machines' disks, {n_workers} workers (the broadcast grows with W·K², the compute with the answers).")
 
 
+STAGES = ("simulate", "answers", "privatize", "dawid_skene")
+
+
+def _load_answers(tmp: Path, n_workers: int, n_tasks: int) -> Answers:
+    "The simulated answers saved by the `simulate` stage, as `Answers`."
+    arr = {k: np.load(tmp / f"{k}.npy") for k in ("worker", "task", "value")}
+    return Answers(arr["worker"], arr["task"], arr["value"], n_workers=n_workers, n_tasks=n_tasks, n_classes=K)
+
+
+def run_stage(stage: str, n_answers: int, tmp: Path, n_iter: int) -> dict:
+    "One stage of the one-machine pipeline, timed, in this process (meant to be a fresh one: its peak RSS is the stage's)."
+    n_workers, n_tasks = max(10, n_answers // 100), max(1, n_answers // 10)     # 10⁸ → 10⁶ workers × 10⁷ tasks
+    r = {"base_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}   # the interpreter and imports
+    if stage == "simulate":
+        conf = random_confusions(n_workers, K, rng=SEED)
+        tracemalloc.start()
+        t = time.perf_counter()
+        ds = confusion_workers_chunked(n_workers, n_tasks, conf, density=10 / n_workers, rng=SEED + 1)
+        r["seconds"] = time.perf_counter() - t
+        for k in ("worker", "task", "value"): np.save(tmp / f"{k}.npy", getattr(ds.answers, k))
+        np.save(tmp / "truth.npy", ds.truth.astype(np.int8))
+        r["answers"] = ds.answers.n_answers
+    elif stage == "answers":
+        arr = {k: np.load(tmp / f"{k}.npy") for k in ("worker", "task", "value")}
+        tracemalloc.start()
+        t = time.perf_counter()
+        A = Answers(arr["worker"], arr["task"], arr["value"], n_workers=n_workers, n_tasks=n_tasks, n_classes=K)
+        r["seconds"] = time.perf_counter() - t
+        r["answers"] = A.n_answers
+    elif stage == "privatize":
+        A = _load_answers(tmp, n_workers, n_tasks)
+        tracemalloc.start()
+        t = time.perf_counter(); B = RandomizedResponse(2.0, K).privatize(A, rng=SEED); r["seconds"] = time.perf_counter() - t
+        r["answers"], r["kept"] = A.n_answers, float((B.value == A.value).mean())
+    elif stage == "dawid_skene":
+        A = _load_answers(tmp, n_workers, n_tasks)
+        truth = np.load(tmp / "truth.npy")
+        tracemalloc.start()
+        t1 = time.perf_counter(); DawidSkene(n_iter=1, tol=0).fit(A); t1 = time.perf_counter() - t1
+        tn = time.perf_counter(); m = DawidSkene(n_iter=n_iter, tol=0).fit(A); tn = time.perf_counter() - tn
+        r["s_per_iter"] = (tn - t1) / (n_iter - 1)
+        r["seconds"] = r["setup_s"] = t1 - r["s_per_iter"]
+        r["answers"], r["accuracy"] = A.n_answers, float((m.labels_ == truth).mean())
+    r["work_bytes"] = tracemalloc.get_traced_memory()[1]     # the stage's own peak (NumPy buffers), inputs excluded
+    r["peak_bytes"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024     # Linux: kilobytes
+    return r
+
+
+def one_machine_table(n_answers: int, n_iter: int = 10) -> pd.DataFrame:
+    "Each stage in a fresh subprocess (so each peak RSS is that stage's alone): seconds and peak bytes per answer."
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for stage in STAGES:
+            out = subprocess.run([sys.executable, __file__, "--stage", stage, "--answers", str(n_answers), "--tmp", tmp,
+                                  "--n-iter", str(n_iter)], check=True, capture_output=True, text=True).stdout
+            r = json.loads(out.strip().splitlines()[-1])
+            rows.append(dict(stage=stage, answers=r["answers"], seconds=r["seconds"],
+                             s_per_iter=r.get("s_per_iter", float("nan")), peak_GB=r["peak_bytes"] / 1e9,
+                             bytes_per_answer=r["peak_bytes"] / r["answers"],
+                             net_bytes_per_answer=(r["peak_bytes"] - r["base_bytes"]) / r["answers"],
+                             work_bytes_per_answer=r["work_bytes"] / r["answers"],
+                             note=(f"accuracy {r['accuracy']:.4f}" if "accuracy" in r else
+                                   f"kept {r['kept']:.4f}" if "kept" in r else "")))
+            print(rows[-1], flush=True)
+    return pd.DataFrame(rows)
+
+
+def one_machine_section(n_answers: int, n_iter: int = 10) -> str:
+    "The Markdown section of the one-machine run, with the machine's load beside it."
+    load, start = os.getloadavg(), dt.datetime.now(dt.timezone.utc)
+    table = one_machine_table(n_answers, n_iter)
+    return (f"## One machine: {n_answers:,} answers (K={K}, {max(10, n_answers // 100):,} workers, "
+            f"{max(1, n_answers // 10):,} tasks, 10 answers per task)\n\n"
+            f"Load average at the start (1/5/15 min, {os.cpu_count()} cores): {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}; "
+            f"started {start:%Y-%m-%d %H:%M} UTC, {(dt.datetime.now(dt.timezone.utc) - start).total_seconds():.0f} s.\n\n{markdown(table)}\n\n"
+            "Each stage runs in a fresh process: `simulate` = `confusion_workers_chunked` (including its `Answers`); "
+            "`answers` = `Answers(worker, task, value)` from the saved int32/int32/int8 arrays; `privatize` = "
+            "`RandomizedResponse(2, 5).privatize`; `dawid_skene`: `seconds` = set-up (one-hot matrices, majority-vote "
+            f"start) = T(1 iteration) − s_per_iter, `s_per_iter` = (T({n_iter}) − T(1)) / {n_iter - 1}. `peak_GB`: the "
+            "process's maximum resident memory (including the loaded answers and the interpreter); `bytes_per_answer` = "
+            "peak / answers; `net_bytes_per_answer` without the resident memory the process had before the stage began (Python and the imports); `work_bytes_per_answer`: the stage's own peak of traced allocations (tracemalloc: NumPy and SciPy buffers allocated during the timed part; the loaded inputs and the `Answers` being privatized or fitted excluded). Goals (issue): privatize < 5 s, DS ≤ 3 s per iteration, set-up ≤ 30 s, ≤ 40 bytes per answer.\n")
+
+
+def replace_section(text: str, section: str) -> str:
+    "`text` with its one-machine section replaced by `section` (or `section` appended when there is none)."
+    parts = re.split(r"(?m)^(?=## )", text)
+    kept = [p for p in parts if not p.startswith("## One machine")]
+    return "".join(kept).rstrip("\n") + "\n\n" + section
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes (smoke test)")
     p.add_argument("--out", type=Path, default=None, help=f"write the Markdown table here (full run default: {DEFAULT_OUT})")
+    p.add_argument("--answers", type=int, default=None, help="answers in the one-machine section (default 10⁸; --quick: 10⁵)")
+    p.add_argument("--only-one-machine", action="store_true", help="run only the one-machine section")
+    p.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)    # internal: one stage in a fresh process
+    p.add_argument("--tmp", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--n-iter", type=int, default=10, help=argparse.SUPPRESS)
     a = p.parse_args(argv)
+    n_answers = a.answers or (100_000 if a.quick else 100_000_000)
+    if a.stage:
+        print(json.dumps(run_stage(a.stage, n_answers, a.tmp, a.n_iter)))
+        return
+    out = a.out or (None if a.quick else DEFAULT_OUT)
+    if a.only_one_machine:
+        section = one_machine_section(n_answers)
+        print(section)
+        if out:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(replace_section(out.read_text() if out.exists() else "# bench_scale\n", section))
+        return
     logging.getLogger("distributed").setLevel(logging.ERROR)
     if a.quick:
         n_mem, worker_counts, sizes, partitions, n_iter = 20_000, [100, 2_000], [5_000, 10_000, 20_000], [2, 4], 3
     else:
         n_mem, worker_counts = 2_000_000, [1_000, 20_000, 200_000]
         sizes, partitions, n_iter = [100_000, 1_000_000, 10_000_000], [2, 4, 8, 16], 5
-    out = a.out or (None if a.quick else DEFAULT_OUT)
     t0 = time.perf_counter()
+    machine = one_machine_section(n_answers)
     workers = workers_table(n_mem, worker_counts, n_iter)
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
         by_parts, by_size = dask_tables(client, sizes, partitions, 1000, n_iter)
@@ -163,7 +280,7 @@ def main(argv=None) -> None:
             f"{markdown(by_size)}\n\n"
             "`s_per_iter`: marginal seconds per EM iteration; `compute_s`: one E+M step of every partition timed in one "
             "process; `compute_share`: compute_s / (2 cores × s_per_iter), the rest is scheduling and transfers.\n\n"
-            f"## 10⁹ answers on 16 machines (estimate)\n\n{estimate(by_size, 1000)}\n")
+            f"## 10⁹ answers on 16 machines (estimate)\n\n{estimate(by_size, 1000)}\n\n{machine}")
     print(text)
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)

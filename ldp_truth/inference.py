@@ -139,9 +139,16 @@ class MajorityVote(Aggregator):
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 def _onehot(A: Answers) -> sp.csr_matrix:
-    "The tasks × (worker, observed class) indicator matrix of the answers, in CSR form."
-    cols = A.worker.astype(np.int64) * A.n_classes + A.value
-    return sp.csr_matrix((np.ones(A.n_answers), (A.task, cols)), shape=(A.n_tasks, A.n_workers * A.n_classes))
+    "The tasks × (worker, observed class) indicator matrix of the answers, in CSR form (int32 columns; no sort when sorted by task)."
+    n_cols = A.n_workers * A.n_classes
+    idx = np.int32 if n_cols < 2**31 else np.int64
+    cols = A.worker.astype(idx) * idx(A.n_classes) + A.value
+    shape = (A.n_tasks, n_cols)
+    if not (A.task[1:] >= A.task[:-1]).all():      # SciPy's COO → CSR is a counting sort: faster than an argsort
+        return sp.coo_matrix((np.ones(A.n_answers), (A.task, cols)), shape=shape).tocsr()
+    indptr = np.zeros(A.n_tasks + 1, dtype=idx)
+    np.cumsum(np.bincount(A.task, minlength=A.n_tasks), out=indptr[1:])
+    return sp.csr_matrix((np.ones(A.n_answers), cols, indptr), shape=shape)
 
 def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
     "Task posteriors (tasks × K) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."

@@ -257,7 +257,14 @@ def _flip(x: np.ndarray, p_flip, k: int, rng, secure: bool) -> np.ndarray:
     "Keep each symbol w.p. 1−p_flip, else output one of the other k−1 symbols uniformly (Li et al. Def. 5.1)."
     n = len(x)
     u = _uniform(2 * n, rng, secure)
-    other = (x + 1 + np.minimum(np.floor(u[n:] * (k - 1)), k - 2).astype(np.int64)) % k
+    shift = u[n:]                                      # worked on in place, then held in the smallest integer type
+    shift *= k - 1
+    np.floor(shift, out=shift)
+    np.minimum(shift, k - 2, out=shift)
+    other = shift.astype(np.int16 if 2 * k < 2**15 else np.int64)
+    np.add(other, x, out=other, casting="unsafe")      # x < k: the sum x + 1 + shift < 2k fits
+    other += 1
+    other %= k
     return np.where(u[:n] < p_flip, other, x)
 
 def _class_vector(values, n_classes: int) -> np.ndarray:
@@ -288,7 +295,8 @@ class _FlipMechanism(Mechanism):
         "Flip every answer with its worker's probability; the (worker, task) cells are unchanged."
         _check_answers(answers, "categorical", self.n_classes)
         g = self._rng(rng)
-        p = self._worker_p(answers.n_workers, g, self.secure)[answers.worker]
+        p = self._worker_p(answers.n_workers, g, self.secure)
+        p = p[0] if (p == p[0]).all() else p[answers.worker]   # one shared probability: no per-answer array
         return answers.with_values(_flip(answers.value, p, self.n_classes, g, self.secure))
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
