@@ -57,11 +57,18 @@ def simulate_frame(n_answers: int, n_workers: int, answers_per_task: int = 10, s
     return pd.DataFrame({"worker": A.worker, "task": A.task, "label": A.value})
 
 
+def best_seconds(f, repeats: int = 3) -> float:
+    "The fastest of `repeats` timed calls of `f()` (after one untimed warm-up call)."
+    f()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter(); f(); times.append(time.perf_counter() - t)
+    return min(times)
+
+
 def marginal_seconds(fit, n_iter: int) -> float:
-    "Seconds per iteration without set-up: (T(n_iter) − T(1)) / (n_iter − 1)."
-    t1 = time.perf_counter(); fit(1); t1 = time.perf_counter() - t1
-    tn = time.perf_counter(); fit(n_iter); tn = time.perf_counter() - tn
-    return (tn - t1) / (n_iter - 1)
+    "Seconds per iteration without set-up: (T(n_iter) − T(1)) / (n_iter − 1), each T the best of 3 after a warm-up."
+    return (best_seconds(lambda: fit(n_iter)) - best_seconds(lambda: fit(1))) / (n_iter - 1)
 
 
 def workers_table(n_answers: int, worker_counts: list, n_iter: int) -> pd.DataFrame:
