@@ -23,7 +23,7 @@ from . import __version__
 from .data import Answers, Dataset, dataset_summary, dataset_table, find_data_root, list_datasets
 from .experiments import (HIGHER_IS_BETTER, evaluate, load_all, plot_scores, plot_tradeoff, summary_table, sweep,
                                    synthetic_datasets, wide_table)
-from .inference import (CRH, GTM, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
+from .inference import (CRH, GTM, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median, channel_is_informative,
                                  OneCoinDawidSkene, WeightedVote)
 from .mechanisms import (GaussianExpVariance, LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer, p_flip_from_epsilon, rr_keep_probability)
@@ -296,7 +296,10 @@ def _rr(epsilon: float, ds: Dataset) -> Mechanism: return RandomizedResponse(eps
 def _two_layer(epsilon: float, ds: Dataset) -> Mechanism: return two_layer_at(epsilon, ds.answers.n_classes)
 def _laplace(epsilon: float, ds: Dataset) -> Mechanism: return laplace_at(epsilon, np.unique(ds.answers.value), null_fill=None)
 def _gaussian_exp(epsilon: float, ds: Dataset) -> Mechanism: return gaussian_exp_at(epsilon, float(np.ptp(ds.answers.value)))
-def _ds_channel(m: Mechanism): return DawidSkene(channel=m.transition_matrix())
+def _ds_channel(m: Mechanism) -> DawidSkene:
+    "Dawid–Skene through the mechanism's channel; plain Dawid–Skene where that channel carries no information."
+    M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
+    return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
 
 REPORT_MECHANISMS = {"categorical": {"RR": _rr, "TwoLayer": _two_layer},
                      "continuous": {"Laplace": _laplace, "GaussianExp": _gaussian_exp}}
@@ -385,7 +388,10 @@ def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) ->
              "(`ldp_truth.experiments.sweep`); each trial perturbs the answers once and every aggregator is fitted on the same "
              "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error. "
              "Where an accuracy stays flat at small ε the aggregator has fallen back to the most frequent class: "
-             "on imbalanced data that scores the base rate, not knowledge of the tasks.\n",
+             "on imbalanced data that scores the base rate, not knowledge of the tasks. "
+             "`DawidSkene+channel` fits through the mechanism's channel where that channel carries information; the "
+             "two-layer mechanism's channel (its mean flip) carries none below ε = ln 2 for two classes, and there it runs "
+             "as plain Dawid–Skene.\n",
              _markdown_table(EPSILON_MEANING) + "\n"]
     for name, sub in table.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
@@ -604,7 +610,7 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)")
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
     i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
-    i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by ds")
+    i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin")
     i.add_argument("--epsilon", type=_positive, help="with --channel: its ε")
     i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
     _class_options(i)

@@ -14,9 +14,9 @@ import scipy.sparse as sp
 from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
 
 # %% auto #0
-__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'MajorityVote', 'DawidSkene',
-           'OneCoinDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
-           'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'channel_is_informative',
+           'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote',
+           'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -96,14 +96,20 @@ def _check_channel(channel, L: int) -> Optional[np.ndarray]:
                          f"observed symbol ({L} = n_classes of the answers), got shape {M.shape}")
     if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
         raise ValueError("channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1")
-    if _channel_contrast(M) <= 1e-12:
-        raise ValueError("channel has two equal rows: it erases the difference between two true classes")
+    if not channel_is_informative(M):
+        raise ValueError("channel has two (nearly) equal rows: it erases the difference between two true classes, "
+                         "so nothing can be inferred through it (see channel_is_informative)")
     return M
 
 def _channel_contrast(M: np.ndarray) -> float:
     "Smallest total-variation distance between two rows of M: 1 for the identity, (e^ε−1)/(e^ε+K−1) for K-ary RR."
     D = 0.5 * np.abs(M[:, None, :] - M[None, :, :]).sum(2)
     return float(D[~np.eye(len(M), dtype=bool)].min())
+
+def channel_is_informative(channel, tol: float = 1e-9) -> bool:
+    "Whether every two true classes give different output distributions (a channel `DawidSkene(channel=)` accepts)."
+    M = np.asarray(channel, dtype=np.float64)
+    return M.ndim == 2 and len(M) >= 2 and _channel_contrast(M) > tol
 
 # %% ../nbs/03_inference.ipynb #467b76b0
 MV_TIES = ("first", "random", "abstain")
