@@ -250,6 +250,7 @@ def main(argv=None) -> None:
     p.add_argument("--out", type=Path, default=None, help=f"write the Markdown table here (full run default: {DEFAULT_OUT})")
     p.add_argument("--answers", type=int, default=None, help="answers in the one-machine section (default 10⁸; --quick: 10⁵)")
     p.add_argument("--only-one-machine", action="store_true", help="run only the one-machine section")
+    p.add_argument("--keep-one-machine", action="store_true", help="run the other sections; keep the one-machine section already in --out")
     p.add_argument("--stage", choices=STAGES, help=argparse.SUPPRESS)    # internal: one stage in a fresh process
     p.add_argument("--tmp", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--n-iter", type=int, default=10, help=argparse.SUPPRESS)
@@ -273,7 +274,7 @@ def main(argv=None) -> None:
         n_mem, worker_counts = 2_000_000, [1_000, 20_000, 200_000]
         sizes, partitions, n_iter = [100_000, 1_000_000, 10_000_000], [2, 4, 8, 16], 5
     t0 = time.perf_counter()
-    machine = one_machine_section(n_answers)
+    machine = "" if a.keep_one_machine else one_machine_section(n_answers)
     workers = workers_table(n_mem, worker_counts, n_iter)
     with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
         by_parts, by_size = dask_tables(client, sizes, partitions, 1000, n_iter)
@@ -288,6 +289,9 @@ def main(argv=None) -> None:
             "`s_per_iter`: marginal seconds per EM iteration; `compute_s`: one E+M step of every partition timed in one "
             "process; `compute_share`: compute_s / (2 cores × s_per_iter), the rest is scheduling and transfers.\n\n"
             f"## 10⁹ answers on 16 machines (estimate)\n\n{estimate(by_size, 1000)}\n\n{machine}")
+    if a.keep_one_machine and out and out.exists():
+        old = [p for p in re.split(r"(?m)^(?=## )", out.read_text()) if p.startswith("## One machine")]
+        text = text.rstrip("\n") + "\n\n" + "".join(old)
     print(text)
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
