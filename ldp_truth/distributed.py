@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
 from .inference import (Aggregator, DawidSkene, MajorityVote, OneCoinDawidSkene, _argmax_labels, _e_step,
-                                 _normalise_confusion, _observed_counts, _EPS)
+                                 _fit_confusion, _observed_counts)
 
 # %% auto #0
 __all__ = ['is_dask_frame', 'Codes', 'factorize_codes', 'fit_dask']
@@ -118,13 +118,11 @@ def _map_reduce(client, parts: list, fn, *args) -> tuple:
 
 # %% ../nbs/08_distributed.ipynb #b4e4f1a0
 def _confusion_from_counts(agg: DawidSkene, N: np.ndarray) -> np.ndarray:
-    "The aggregator's M-step from the expected counts N (W, true c, answer y)."
-    if not isinstance(agg, OneCoinDawidSkene): return _normalise_confusion(N, agg.smoothing)
-    K = N.shape[1]
-    with np.errstate(invalid="ignore"): s = np.einsum("wkk->w", N) / N.sum((1, 2))
-    agg.skills_ = s
-    s = np.nan_to_num(s, nan=1 / K)[:, None, None]
-    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), _EPS, 1 - _EPS)
+    "The aggregator's own M-step (`inference._fit_confusion`) on the expected counts N (W, true c, answer y)."
+    model, kappa, _ = agg._settings(None)          # the Dask path takes crowd-kit's models: no shrinkage (kappa = 0)
+    E, skills = _fit_confusion(N, model, agg.smoothing, kappa, None)
+    if skills is not None: agg.skills_ = skills
+    return E
 
 # %% ../nbs/08_distributed.ipynb #61ba4ec4
 def _check_frame(ddf, columns: tuple) -> None:
