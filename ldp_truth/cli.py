@@ -157,13 +157,18 @@ def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Opti
     "The class labels to use: `--classes`, or 0..K−1 for `--n-classes K`, or None (those in the data)."
     return [str(i) for i in range(n_classes)] if n_classes is not None else (None if classes is None else list(classes))
 
+def _answers_and_mechanism(src, mechanism: str, seed, classes, n_classes, options: dict) -> tuple:
+    "The answers of crowd-kit's CSV `src`, read for `mechanism`, and the mechanism built from the options."
+    kind = mechanism_kind(mechanism)
+    _check_options(mechanism, {k: options.get(k) for k in ("epsilon", "domain", "lam2", "a", "d")})
+    A = read_answers(src, kind, _classes(classes, n_classes))
+    return A, build_mechanism(mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options)
+
 def privatize_file(src, out, mechanism: str, seed: Optional[int] = None, classes=None, n_classes: Optional[int] = None,
                    **options) -> pd.DataFrame:
     "Perturb the answers of crowd-kit's CSV `src` with `mechanism`; write them (original ids) to `out` (None: stdout)."
-    kind, out = mechanism_kind(mechanism), _output_file(out)
-    _check_options(mechanism, {k: options.get(k) for k in ("epsilon", "domain", "lam2", "a", "d")})
-    A = read_answers(src, kind, _classes(classes, n_classes))
-    m = build_mechanism(mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options)
+    out = _output_file(out)
+    A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
     df = m.privatize(A, rng=seed).to_frame()
     if out is None: df.to_csv(sys.stdout, index=False)
     else: _write_frame(df, out)
@@ -271,10 +276,8 @@ def audit_table(mechanism: str, epsilon: Optional[float] = None, n_classes: int 
 def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=None, n_classes: Optional[int] = None,
                 **options) -> pd.DataFrame:
     "`privacy.budget_report` of `mechanism` on the answers of `src`, one row per worker (original ids)."
-    kind, out = mechanism_kind(mechanism), _output_file(out)
-    _check_options(mechanism, {k: options.get(k) for k in ("epsilon", "domain", "lam2", "a", "d")})
-    A = read_answers(src, kind, _classes(classes, n_classes))
-    m = build_mechanism(mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options)
+    out = _output_file(out)
+    A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
     df = budget_report(m, A).reset_index()
     if out is None: print(df.to_string(index=False))
     else: _write_frame(df, out)

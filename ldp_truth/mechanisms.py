@@ -571,14 +571,18 @@ class MatrixFactorization(Mechanism):
         "b_i plus i.i.d. Lap(|Γ|/ε) noise per coordinate — the only data-dependent release (OpenDP's measurement if secure)."
         return _add_noise(b.ravel(), self.scale, "laplace", g, self.secure).reshape(b.shape)
 
+    def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
+        "Every worker's u_i: the minimiser of the perturbed objective (eq. 10), from its noisy statistics."
+        G, b = mf_statistics(worker, task, value, n_workers, V)
+        return mf_solve(G, self._noisy_b(b, g))
+
     def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Every worker's u_i V as continuous Answers over all (worker, task) cells."
         _check_answers(answers, "any")
         W, T = answers.n_workers, answers.n_tasks
-        w, t = _all_cells(W, T, self.max_cells, "MatrixFactorization")
-        V, g = self.task_profiles(T), self._rng(rng)
-        G, b = mf_statistics(answers.worker, answers.task, _domain_values(answers, self.domain), W, V)
-        U = mf_solve(G, self._noisy_b(b, g))
+        w, t = _all_cells(W, T, self.max_cells, type(self).__name__)
+        V = self.task_profiles(T)
+        U = self._profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng))
         return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
                        tasks=answers.tasks)
 
@@ -587,10 +591,8 @@ class MatrixFactorization(Mechanism):
         v = _worker_domain_vector(values, self.domain)
         if self.V is not None and len(v) != self.V.shape[1]:
             raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
-        V, g = self.task_profiles(len(v)), self._rng(rng)
-        t = np.flatnonzero(~np.isnan(v))
-        G, b = mf_statistics(np.zeros(len(t), np.int64), t, v[t], 1, V)
-        return (mf_solve(G, self._noisy_b(b, g)) @ V)[0]
+        V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
+        return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
 
     def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist())
 
@@ -657,23 +659,5 @@ class BoundedMatrixFactorization(MatrixFactorization):
         "Every worker's u_i for its own draw of η_i."
         eta = _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
         return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
-
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
-        "Every worker's u_i V as continuous Answers over all (worker, task) cells."
-        _check_answers(answers, "any")
-        W, T = answers.n_workers, answers.n_tasks
-        w, t = _all_cells(W, T, self.max_cells, "BoundedMatrixFactorization")
-        V = self.task_profiles(T)
-        U = self._profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng))
-        return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
-                       tasks=answers.tasks)
-
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
-        "One worker's vector of domain values over all tasks (NaN = NULL) → u V."
-        v = _worker_domain_vector(values, self.domain)
-        if self.V is not None and len(v) != self.V.shape[1]:
-            raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
-        V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
-        return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
 
     def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
