@@ -554,13 +554,25 @@ def _crh_weights(loss: np.ndarray, A: Answers) -> np.ndarray:
     if total.sum() <= 0: return np.ones(A.n_workers)
     return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
 
+def _check_positive_or_inf(x, name: str) -> float:
+    "`x` as a float > 0, infinity allowed (a cut-off that never cuts), or an error naming `name`."
+    v = check_real(x, name)
+    if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf for no cut-off), got {x!r}")
+    return v
+
+def _check_cap(cap, loss: str) -> float:
+    "The absolute loss's cap in robust task scales (None → 1; inf → the paper's uncapped loss); the squared loss takes none."
+    if cap is None: return 1.0 if loss == "absolute" else np.inf
+    if loss != "absolute": raise ValueError(f"cap applies to loss='absolute' only; leave it None with loss={loss!r}")
+    return _check_positive_or_inf(cap, "cap")
+
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median (loss='absolute', default) or weighted mean ('squared'), or weighted vote."
+    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median (loss='absolute', default; each answer's loss capped at `cap` task scales) or weighted mean ('squared'), or weighted vote."
     kinds = ("categorical", "continuous")
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "absolute"):
+    def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "absolute", cap: Optional[float] = None):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
-        self.loss = loss
+        self.loss, self.cap = loss, _check_cap(cap, loss)
 
     def _fit(self, A: Answers):
         (self._fit_categorical if A.kind == "categorical" else self._fit_continuous)(A)
@@ -578,7 +590,7 @@ class CRH(Aggregator):
         self.labels_, self.weights_, self.n_iter_ = labels, w, it + 1
 
     def _fit_continuous(self, A: Answers):
-        "Absolute loss over a robust task scale → weighted median (from the median); squared loss over the task std → weighted mean (from the mean)."
+        "Absolute loss over a robust task scale, capped → weighted median (from the median); squared loss over the task std → weighted mean (from the mean)."
         by_task = _sorted_by_task(A)                               # one sort, reused by every weighted median
         median = _task_median(A, by_task)
         scale = _task_robust_scale(A, median, by_task)             # convergence unit (and the absolute loss's normaliser)
@@ -592,7 +604,7 @@ class CRH(Aggregator):
                 w = _crh_weights(r ** 2 / spread, A)
                 new = _task_mean(A, w[A.worker])
             else:
-                w = _crh_weights(np.abs(r) / spread, A)
+                w = _crh_weights(np.minimum(np.abs(r) / spread, self.cap), A)
                 new = _task_weighted_median(A, w[A.worker], by_task)
             change, mu = _change(new, mu, scale), new
             if change <= self.tol: break
@@ -600,16 +612,17 @@ class CRH(Aggregator):
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
 class GTM(Aggregator):
-    "Zhao & Han's Gaussian truth model: truth ~ N(μ0, σ0²), answer ~ N(truth, σ_w²), σ_w² ~ InvGamma(α, β); EM on robust z-scores."
+    "Zhao & Han's Gaussian truth model: truth ~ N(μ0, σ0²), answer ~ N(truth, σ_w²), σ_w² ~ InvGamma(α, β); EM on robust z-scores; answers beyond `outlier` scales of the truth count as outliers."
     kinds = ("continuous",)
     def __init__(self, n_iter: int = 100, tol: float = 1e-6, alpha: float = 10.0, beta: float = 10.0,
-                 mu0: float = 0.0, sigma0: float = 1.0, robust: bool = True):
+                 mu0: float = 0.0, sigma0: float = 1.0, robust: bool = True, outlier: Optional[float] = None):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.alpha, self.beta, self.sigma0 = (check_positive(v, n) for v, n in ((alpha, "alpha"), (beta, "beta"), (sigma0, "sigma0")))
         self.mu0 = check_real(mu0, "mu0")
         if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
         if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
         self.robust = bool(robust)
+        self.outlier = (3.0 if self.robust else np.inf) if outlier is None else _check_positive_or_inf(outlier, "outlier")
 
     def _standardiser(self, A: Answers) -> tuple:
         "Each task's centre and unit: median and robust scale, or (robust=False, Zhao & Han) mean and std (1 where 0)."
@@ -627,10 +640,12 @@ class GTM(Aggregator):
         n = np.bincount(A.worker, minlength=A.n_workers)
         mu, post_var = np.zeros(A.n_tasks), np.zeros(A.n_tasks)
         for it in range(self.n_iter):
-            sq = np.bincount(A.worker, weights=(z - mu[A.task]) ** 2 + post_var[A.task], minlength=A.n_workers)
-            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w²
-            prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=1 / var[A.worker], minlength=A.n_tasks)
-            new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z / var[A.worker], minlength=A.n_tasks)) / prec
+            r2 = (z - mu[A.task]) ** 2
+            sq = np.bincount(A.worker, weights=np.minimum(r2, self.outlier ** 2) + post_var[A.task], minlength=A.n_workers)
+            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w², an outlier counting outlier²
+            inv = (r2 <= self.outlier ** 2) / var[A.worker]          # an outlier gets no say in the truth
+            prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
+            new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z * inv, minlength=A.n_tasks)) / prec
             change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: truth posterior N(mu, 1/prec)
             if change <= self.tol: break
         self.labels_ = np.where(_answered(A), centre + spread * mu, np.nan)
