@@ -466,10 +466,15 @@ def _task_median(A: Answers, by_task: Optional[tuple] = None) -> np.ndarray:
 
 def _task_weighted_median(A: Answers, weight: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
     "Weighted median (positive weights) of each task's answers; the midpoint where the cumulative weight hits exactly half; NaN for tasks with no answers."
-    order, start, count, v, task = _sorted_by_task(A) if by_task is None else by_task
+    by_task = _sorted_by_task(A) if by_task is None else by_task
+    return _sorted_weighted_median(by_task, weight[by_task[0]])
+
+def _sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
+    "`_task_weighted_median` from the weights already in the sorted (task, value) order of `by_task`."
+    order, start, count, v, task = by_task
     ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
-    total = np.bincount(A.task, weights=weight, minlength=A.n_tasks)
-    cw = np.cumsum(weight[order] / total[task])                      # each task's run of shares sums to 1
+    total = np.bincount(task, weights=weight, minlength=len(count))
+    cw = np.cumsum(weight / total[task])                             # each task's run of shares sums to 1
     half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
     lo = np.clip(np.searchsorted(cw, half - 1e-9, side="left"), start, last)
     hi = np.clip(np.searchsorted(cw, half + 1e-9, side="right"), start, last)
@@ -548,9 +553,9 @@ class ConfidenceWeightedMean(Aggregator):
 # %% ../nbs/03_inference.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute")
 
-def _crh_weights(loss: np.ndarray, A: Answers) -> np.ndarray:
-    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k'), each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss."
-    total = np.bincount(A.worker, weights=loss, minlength=A.n_workers)
+def _crh_weights(loss: np.ndarray, A: Answers, worker: Optional[np.ndarray] = None) -> np.ndarray:
+    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k'), each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss. `worker`: the answers' workers if not in A's order."
+    total = np.bincount(A.worker if worker is None else worker, weights=loss, minlength=A.n_workers)
     if total.sum() <= 0: return np.ones(A.n_workers)
     return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
 
@@ -597,15 +602,16 @@ class CRH(Aggregator):
         if self.loss == "squared":
             mu, spread = _task_mean(A), _task_std(A, _task_mean(A))
             spread = np.where(spread > 0, spread, 1.0)[A.task]
-        else: mu, spread = median, scale[A.task]
+        else:                                                      # the absolute loss works in the sorted order throughout
+            mu, (order, _, _, value, task) = median, by_task
+            worker, inv_scale = A.worker[order], 1 / scale[task]
         for it in range(self.n_iter):
-            r = A.value - mu[A.task]
             if self.loss == "squared":
-                w = _crh_weights(r ** 2 / spread, A)
+                w = _crh_weights((A.value - mu[A.task]) ** 2 / spread, A)
                 new = _task_mean(A, w[A.worker])
             else:
-                w = _crh_weights(np.minimum(np.abs(r) / spread, self.cap), A)
-                new = _task_weighted_median(A, w[A.worker], by_task)
+                w = _crh_weights(np.minimum(np.abs(value - mu[task]) * inv_scale, self.cap), A, worker)
+                new = _sorted_weighted_median(by_task, w[worker])
             change, mu = _change(new, mu, scale), new
             if change <= self.tol: break
         self.labels_, self.weights_, self.n_iter_, self.change_ = mu, w, it + 1, change

@@ -24,7 +24,7 @@ __all__ = ['CRH_PAPER', 'GTM_PAPER', 'user_losses', 'crh_weights', 'lemma44_gap'
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0054729
 CRH_PAPER = dict(loss="squared", n_iter=100, tol=1e-6)        # CRH as the paper uses it (§3.1, eqs. 1 and 3)
-GTM_PAPER = dict(n_iter=100, tol=1e-6, alpha=10.0, beta=10.0, mu0=0.0, sigma0=1.0)   # GTM [38], §5.1 Fig. 5
+GTM_PAPER = dict(n_iter=100, tol=1e-6, alpha=10.0, beta=10.0, mu0=0.0, sigma0=1.0, robust=False)   # GTM [38] (Zhao & Han: mean/std z-scores, no outlier cut), §5.1 Fig. 5
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0081a9c
 def _unit_open(x, name: str) -> float:
