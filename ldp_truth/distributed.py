@@ -341,9 +341,8 @@ def _truths(p: _ContPart) -> pd.Series:
     "One partition's truths, indexed by task id."
     return pd.Series(p.mu, index=pd.Index(p.tasks, name="task"), name="label")
 
-def _fit_crh(agg: CRH, client, ddf, columns: tuple, by_task: bool) -> None:
-    "The in-memory continuous CRH loop: set-up per partition, one exact global fallback scale, then per iteration one map (new truths, loss sums) and one reduce."
-    dd, _ = _dask()
+def _crh_setup(agg: CRH, client, ddf, columns: tuple, by_task: bool) -> tuple:
+    "Worker ids, the prepared partitions (futures) and the workers' loss sums at the starting truths."
     worker, task, label = columns
     squared = agg.loss == "squared"
     workers = _worker_ids(ddf, worker)
@@ -352,11 +351,21 @@ def _fit_crh(agg: CRH, client, ddf, columns: tuple, by_task: bool) -> None:
              for f in _partitions(client, ddf, task, by_task)]
     fallback = _fallback_scale(client, parts)
     parts, (total,) = _split(client, [client.submit(_with_scale, p, fallback, squared, agg.cap, pure=False) for p in parts], _add)
+    return workers, parts, total
+
+def _crh_round(agg: CRH, client, parts: list, total: np.ndarray) -> tuple:
+    "One CRH iteration on the cluster: weights from the loss sums, broadcast; new truths and loss sums per partition, reduced. Returns (weights, partitions, loss sums, largest move)."
+    w = _weights_from_sums(total)
+    w_f = client.scatter(w, broadcast=True, hash=False)                 # a fresh key each iteration, as for EM
+    outs = [client.submit(_crh_step, p, w_f, agg.loss == "squared", agg.cap, pure=False) for p in parts]
+    return (w, *_split(client, outs, _sum_max))
+
+def _fit_crh(agg: CRH, client, ddf, columns: tuple, by_task: bool) -> None:
+    "The in-memory continuous CRH loop: set-up per partition, one exact global fallback scale, then per iteration one map (new truths, loss sums) and one reduce."
+    dd, _ = _dask()
+    workers, parts, total = _crh_setup(agg, client, ddf, columns, by_task)
     for it in range(agg.n_iter):
-        w = _weights_from_sums(total)
-        w_f = client.scatter(w, broadcast=True, hash=False)             # a fresh key each iteration, as for EM
-        parts, (total, change) = _split(client, [client.submit(_crh_step, p, w_f, squared, agg.cap, pure=False) for p in parts],
-                                        _sum_max)
+        w, parts, (total, change) = _crh_round(agg, client, parts, total)
         if change <= agg.tol: break
     agg.weights_, agg.n_iter_, agg.change_, agg.workers_ = w, it + 1, change, workers
     meta = pd.Series(dtype=np.float64, name="label", index=pd.Index([], name="task"))
