@@ -52,11 +52,17 @@ def to_parquet_by_task(A: Answers, path: Path, npartitions: int) -> None:
             path / f"part-{i:04d}.parquet", index=False)
 
 
-def in_memory(A: Answers, make) -> dict:
-    "The in-memory fit: its seconds, iterations, and seconds per iteration as (T(fit) − T(1 iteration)) / (iterations − 1)."
+def seconds(f) -> float:
+    "Wall-clock seconds of one call of `f()`."
+    t = time.perf_counter(); f(); return time.perf_counter() - t
+
+
+def in_memory(A: Answers, make, repeats: int) -> dict:
+    "The in-memory fit: its seconds and iterations, and seconds per iteration: the median over `repeats` of (T(k iterations) − T(1)) / (k − 1), k ≤ 10."
     t = time.perf_counter(); fit = make(100).fit(A); total = time.perf_counter() - t
-    t = time.perf_counter(); make(1).fit(A); one = time.perf_counter() - t
-    per_iter = (total - one) / (fit.n_iter_ - 1) if fit.n_iter_ > 1 else float("nan")
+    k = min(fit.n_iter_, 10)
+    per_iter = float(np.median([(seconds(lambda: make(k).fit(A)) - seconds(lambda: make(1).fit(A))) / (k - 1)
+                                for _ in range(repeats)])) if k > 1 else float("nan")
     return dict(fit=fit, mem_fit_s=total, mem_iters=fit.n_iter_, mem_s_per_iter=per_iter)
 
 
@@ -98,7 +104,7 @@ def run(sizes: list, n_workers: int, partitions: int, rounds: int) -> pd.DataFra
             to_parquet_by_task(A, where, partitions)
             for loss in ("absolute", "squared"):
                 make = lambda k: CRH(n_iter=k, loss=loss)
-                mem = in_memory(A, make)
+                mem = in_memory(A, make, rounds)
                 on = on_cluster(client, where, make, rounds)
                 row = dict(answers=A.n_answers, workers=A.n_workers, tasks=A.n_tasks, partitions=partitions, loss=loss,
                            **{k: v for k, v in mem.items() if k != "fit"},
@@ -134,7 +140,8 @@ machine shared with other jobs: load average (1/5/15 min) {" / ".join(f"{x:.1f}"
 {markdown(df)}
 
 - `mem_fit_s`, `mem_iters`: the in-memory `CRH(loss=...)` fit on `Answers` (default `tol`), seconds and iterations.
-  `mem_s_per_iter` = (T(fit) − T(`n_iter=1`)) / (iterations − 1): the cost of one more iteration, without set-up.
+  `mem_s_per_iter` = (T(`n_iter=k`) − T(`n_iter=1`)) / (k − 1), k = min(iterations, 10), the median of {args.rounds} such
+  differences: the cost of one more iteration, without set-up.
 - `dask_setup_s`: reading the Parquet files, encoding, one sort per partition, median/MAD, the exact global fallback
   scale and the first loss sums (`distributed._crh_setup`). `dask_s_per_iter`: the median of {args.rounds} iterations
   (`distributed._crh_round`: broadcast W weights, new truths and loss sums per partition, tree reduction).
@@ -151,7 +158,7 @@ def main(argv=None) -> None:
     p.add_argument("--out", type=Path, default=None, help=f"write the Markdown here (full run default: {DEFAULT_OUT})")
     p.add_argument("--workers", type=int, default=10_000, help="crowd workers in the simulated answers")
     p.add_argument("--partitions", type=int, default=4, help="Parquet files (= Dask partitions; default 2 per core)")
-    p.add_argument("--rounds", type=int, default=5, help="timed cluster iterations per row")
+    p.add_argument("--rounds", type=int, default=5, help="timed cluster iterations, and in-memory differences, per row")
     args = p.parse_args(argv)
     sizes = [10**5] if args.quick else [10**6, 10**7]
     if args.quick: args.workers = 1000

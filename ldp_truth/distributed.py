@@ -219,6 +219,7 @@ def fit_dask(agg: Aggregator, ddf, worker: str = "worker", task: str = "task", l
     _check_kind(agg, ddf[label].dtype, label)
     client = client or dist.get_client()
     if isinstance(agg, CRH):
+        if classes is not None: raise ValueError("classes= names categorical labels; CRH on a Dask DataFrame fits continuous answers")
         _fit_crh(agg, client, ddf, (worker, task, label), by_task)
         return agg
     codes, parts = _encode(client, ddf, (worker, task, label), by_task, classes)
