@@ -72,6 +72,7 @@ def on_cluster(client, path: Path, make, rounds: int) -> dict:
     t = time.perf_counter()
     _, parts, total = dist._crh_setup(agg, client, ddf, ("worker", "task", "label"), True)
     setup = time.perf_counter() - t
+    fallback = seconds(lambda: dist._fallback_scale(client, parts))          # once more, timed on its own
     times = []
     for _ in range(rounds):
         t = time.perf_counter()
@@ -80,7 +81,7 @@ def on_cluster(client, path: Path, make, rounds: int) -> dict:
     del parts
     t = time.perf_counter(); fit = make(100).fit(dd.read_parquet(path)); total_s = time.perf_counter() - t
     truths = fit.labels_.compute()
-    return dict(fit=fit, truths=truths, dask_setup_s=setup, dask_s_per_iter=float(np.median(times)), dask_fit_s=total_s,
+    return dict(fit=fit, truths=truths, dask_setup_s=setup, fallback_s=fallback, dask_s_per_iter=float(np.median(times)), dask_fit_s=total_s,
                 dask_iters=fit.n_iter_)
 
 
@@ -143,7 +144,8 @@ machine shared with other jobs: load average (1/5/15 min) {" / ".join(f"{x:.1f}"
   `mem_s_per_iter` = (T(`n_iter=k`) − T(`n_iter=1`)) / (k − 1), k = min(iterations, 10), the median of {args.rounds} such
   differences: the cost of one more iteration, without set-up.
 - `dask_setup_s`: reading the Parquet files, encoding, one sort per partition, median/MAD, the exact global fallback
-  scale and the first loss sums (`distributed._crh_setup`). `dask_s_per_iter`: the median of {args.rounds} iterations
+  scale and the first loss sums (`distributed._crh_setup`). `fallback_s`: the exact fallback scale alone (a count, then
+  4 rounds of radix selection; part of the set-up), timed once more after it. `dask_s_per_iter`: the median of {args.rounds} iterations
   (`distributed._crh_round`: broadcast W weights, new truths and loss sums per partition, tree reduction).
   `dask_fit_s`, `dask_iters`: the whole `CRH().fit(dd.read_parquet(...))` (set-up included, truths left on the cluster).
 - `dask_vs_mem`: seconds per iteration on the cluster over seconds per iteration in memory (the same 2 cores).
