@@ -215,7 +215,7 @@ def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optio
     return df
 
 # %% ../nbs/07_cli.ipynb #fd7d5e24
-DASK_METHODS = ("mv", "ds", "onecoin")
+DASK_METHODS = ("mv", "ds", "onecoin", "crh")
 
 def _dask_client(scheduler: Optional[str]):
     "A client of the cluster at `scheduler`, or of a local cluster started for this run (closed with the client)."
@@ -223,6 +223,13 @@ def _dask_client(scheduler: Optional[str]):
     except ImportError: raise ImportError("a Parquet folder needs Dask: pip install 'ldp_truth[dask]'") from None
     if scheduler: return Client(scheduler, timeout=10)
     return Client(LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None))
+
+def _parquet_labels(agg, classes: np.ndarray, proba: bool):
+    "A categorical fit's labels in the original classes (and p_<class> columns with `proba`), as a Dask DataFrame."
+    frame = agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes}) if proba else agg.labels_.to_frame()
+    name_of = lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="label")
+    frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
+    return frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
 
 def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba: bool = False) -> None:
     "Fit `method` on a folder of Parquet files on a Dask cluster; write task,label (and p_<class>) to `out`."
@@ -235,11 +242,12 @@ def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba:
     import dask.dataframe as dd
     with _dask_client(scheduler) as client:
         agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
-        classes = agg.classes_
-        frame = agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes}) if proba else agg.labels_.to_frame()
-        name_of = lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="label")
-        frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
-        frame = frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
+        classes = getattr(agg, "classes_", None)
+        if classes is None:                                   # continuous answers (CRH): the truths are numbers
+            if proba: raise UsageError(f"--proba needs categorical answers; --method {method} on continuous answers gives numbers")
+            frame = agg.labels_.to_frame()
+        else:
+            frame = _parquet_labels(agg, classes, proba)
         if to_parquet:
             tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
             frame.to_parquet(str(tmp), schema=None)   # each file's own schema: the task ids' type is the data's
