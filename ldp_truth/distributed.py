@@ -8,7 +8,6 @@ from __future__ import annotations
 import operator
 import sys
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 from typing import Optional
 
 import numpy as np
@@ -16,9 +15,9 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
-from .inference import (CRH, Aggregator, DawidSkene, MajorityVote, OneCoinDawidSkene, _MAD_SIGMA, _argmax_labels,
-                                 _change, _class_counts, _crh_weights, _e_step, _fit_confusion, _observed_counts, _sorted_by_task,
-                                 _task_kth_deviation, _task_mean, _task_median, _task_std, _task_weighted_median)
+from .inference import (CRH, Aggregator, DawidSkene, MajorityVote, OneCoinDawidSkene, _argmax_labels,
+                                 _change, _class_counts, _crh_weights_from_totals, _e_step, _fit_confusion, _observed_counts, _sorted_by_task,
+                                 _task_mad, _task_mean, _task_median, _task_std, _task_weighted_median)
 
 # %% auto #0
 __all__ = ['is_dask_frame', 'Codes', 'factorize_codes', 'fit_dask']
@@ -259,9 +258,7 @@ def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: 
     p = _ContPart(tasks, w, t.astype(np.int32), v, len(workers))
     p.by_task = _sorted_by_task(p)
     median = _task_median(p, p.by_task)
-    count = p.by_task[2]
-    mad = _task_kth_deviation(p.by_task, median, np.stack([(count + 1) // 2, count // 2 + 1], 1)).mean(1)
-    p.mad = _MAD_SIGMA * mad                       # as `_task_robust_scale`, before its fallback (every task has answers)
+    p.mad = _task_mad(p.by_task, median)          # `_task_robust_scale` before its fallback (every task has answers)
     if squared:
         p.mu = _task_mean(p)
         std = _task_std(p, p.mu)
@@ -329,11 +326,6 @@ def _sum_max(*summaries: tuple) -> tuple:
     "Combine (loss sums, largest move) summaries: the sums add, the moves take their maximum."
     return sum(s[0] for s in summaries), max(s[1] for s in summaries)
 
-def _weights_from_sums(total: np.ndarray) -> np.ndarray:
-    "CRH's worker weights from the workers' total losses, by the in-memory `_crh_weights` itself."
-    W = len(total)
-    return _crh_weights(total, SimpleNamespace(worker=np.arange(W), n_workers=W))   # its bincount of one sum per bin is the sums
-
 def _split(client, outs: list, combine) -> tuple:
     "From futures of (partition, summary): the partitions' futures (kept on the cluster) and the summaries reduced by `combine`."
     parts = [client.submit(operator.getitem, o, 0, pure=False) for o in outs]
@@ -363,7 +355,7 @@ def _crh_setup(agg: CRH, client, ddf, columns: tuple, by_task: bool, classes=Non
 
 def _crh_round(agg: CRH, client, parts: list, total: np.ndarray, continuous: bool = True) -> tuple:
     "One CRH iteration on the cluster: weights from the loss sums, broadcast; new truths and loss sums per partition, reduced. Returns (weights, partitions, (loss sums, largest move or labels changed))."
-    w = _weights_from_sums(total)
+    w = _crh_weights_from_totals(total)
     w_f = client.scatter(w, broadcast=True, hash=False)                 # a fresh key each iteration, as for EM
     outs = [client.submit(_crh_step, p, w_f, agg.loss == "squared", agg.cap, pure=False) if continuous
             else client.submit(_crh_vote_step, p, w_f, pure=False) for p in parts]

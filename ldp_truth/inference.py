@@ -500,13 +500,16 @@ def _task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np
         lo, hi = np.where(more, i + 1, lo), np.where((lo < hi) & ~more, i, hi)
     return np.maximum(left(lo - 1), right(t - lo - 1))
 
-def _task_robust_scale(A: Answers, centre: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
-    "1.4826 × each task's median absolute deviation about `centre`; where that is 0 or NaN, the median of the positive ones (1 if none)."
-    by_task = _sorted_by_task(A) if by_task is None else by_task
+def _task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
+    "1.4826 × each task's median absolute deviation about `centre` (0 where most answers equal it; NaN without answers)."
     count = by_task[2]
     with np.errstate(invalid="ignore"):
         mad = _task_kth_deviation(by_task, centre, np.stack([(count + 1) // 2, count // 2 + 1], 1)).mean(1)   # the middle one(s)
-    mad = _MAD_SIGMA * np.where(count > 0, mad, np.nan)
+    return _MAD_SIGMA * np.where(count > 0, mad, np.nan)
+
+def _task_robust_scale(A: Answers, centre: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
+    "`_task_mad`; where that is 0 or NaN, the median of the positive ones (1 if none)."
+    mad = _task_mad(_sorted_by_task(A) if by_task is None else by_task, centre)
     positive = mad[mad > 0]
     return np.where(mad > 0, mad, np.median(positive) if len(positive) else 1.0)
 
@@ -553,11 +556,14 @@ class ConfidenceWeightedMean(Aggregator):
 # %% ../nbs/03_inference.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute")
 
-def _crh_weights(loss: np.ndarray, A: Answers, worker: Optional[np.ndarray] = None) -> np.ndarray:
-    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k'), each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss. `worker`: the answers' workers if not in A's order."
-    total = np.bincount(A.worker if worker is None else worker, weights=loss, minlength=A.n_workers)
-    if total.sum() <= 0: return np.ones(A.n_workers)
+def _crh_weights_from_totals(total: np.ndarray) -> np.ndarray:
+    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k') from each source's total loss, each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss."
+    if total.sum() <= 0: return np.ones(len(total))
     return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
+
+def _crh_weights(loss: np.ndarray, A: Answers, worker: Optional[np.ndarray] = None) -> np.ndarray:
+    "CRH's source weights from each answer's loss (`worker`: the answers' workers if not in A's order)."
+    return _crh_weights_from_totals(np.bincount(A.worker if worker is None else worker, weights=loss, minlength=A.n_workers))
 
 def _check_positive_or_inf(x, name: str) -> float:
     "`x` as a float > 0, infinity allowed (a cut-off that never cuts), or an error naming `name`."
