@@ -476,8 +476,9 @@ def _sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     total = np.bincount(task, weights=weight, minlength=len(count))
     cw = np.cumsum(weight / total[task])                             # each task's run of shares sums to 1
     half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
-    lo = np.clip(np.searchsorted(cw, half - 1e-9, side="left"), start, last)
-    hi = np.clip(np.searchsorted(cw, half + 1e-9, side="right"), start, last)
+    tol = np.maximum(1e-9, 4 * count * np.spacing(half))          # the running sum grows to n_tasks: its rounding, per answer
+    lo = np.clip(np.searchsorted(cw, half - tol, side="left"), start, last)
+    hi = np.clip(np.searchsorted(cw, half + tol, side="right"), start, last)
     return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
 
 _MAD_SIGMA = 1.482602218505602   # 1 / Φ⁻¹(3/4): MAD × this estimates σ for normal answers
