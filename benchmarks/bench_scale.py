@@ -38,7 +38,7 @@ from dask.distributed import Client, LocalCluster
 
 from ldp_truth import distributed as dist
 from ldp_truth.data import Answers
-from ldp_truth.inference import DawidSkene
+from ldp_truth.inference import _EPS, DawidSkene, MajorityVote, _onehot, _softmax_rows
 from ldp_truth.mechanisms import RandomizedResponse
 from ldp_truth.simulate import confusion_workers, confusion_workers_chunked, random_confusions
 
@@ -69,6 +69,34 @@ def best_seconds(f, repeats: int = 3) -> float:
 def marginal_seconds(fit, n_iter: int) -> float:
     "Seconds per iteration without set-up: (T(n_iter) − T(1)) / (n_iter − 1), each T the best of 3 after a warm-up."
     return (best_seconds(lambda: fit(n_iter)) - best_seconds(lambda: fit(1))) / (n_iter - 1)
+
+
+# ---- the previous Dawid–Skene iteration (ldp_truth at commit ed2ace9: full model, no channel, smoothing 0), kept here
+# only as the reference to time against and to check the new code's log-likelihood with ----------------------------
+def _previous_e_step(X, log_conf, log_prior):
+    W, K, L = log_conf.shape
+    R = X @ log_conf.transpose(0, 2, 1).reshape(W * L, K)
+    R += log_prior
+    P, lse = _softmax_rows(R)
+    return P, float(lse.sum())
+
+def _previous_m_step(XT, P, W):
+    N = (XT @ P).reshape(W, -1, P.shape[1]).transpose(0, 2, 1)
+    E = np.maximum(N, _EPS)
+    return E / E.sum(2, keepdims=True)
+
+def previous_fit(A: Answers, n_iter: int) -> tuple:
+    "The previous code's `DawidSkene(n_iter, tol=0).fit(A)` (default model): last posteriors and log-likelihood."
+    X = _onehot(A)
+    XT, unanswered = X.T, np.bincount(A.task, minlength=A.n_tasks) == 0
+    P = np.nan_to_num(MajorityVote().fit(A).proba_)
+    mean = lambda P: (P.sum(0) - P[unanswered].sum(0)) / (len(P) - unanswered.sum())
+    prior, E = mean(P), _previous_m_step(XT, P, A.n_workers)
+    for _ in range(n_iter):
+        P, ll = _previous_e_step(X, np.log(E), np.log(prior))
+        prior, E = mean(P), _previous_m_step(XT, P, A.n_workers)
+    return P, ll
+# -------------------------------------------------------------------------------------------------------------------
 
 
 def workers_table(n_answers: int, worker_counts: list, n_iter: int) -> pd.DataFrame:
