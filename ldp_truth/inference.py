@@ -187,10 +187,13 @@ def _task_blocks(X: sp.csr_matrix) -> list:
     cuts = [0, *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(), X.shape[0]]
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
-def _row_view(X: sp.csr_matrix, s: slice) -> sp.csr_matrix:
-    "Rows `s` of X as a CSR matrix sharing X's data and indices (no copy of the answers)."
+def _row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
+    "Rows `s` of X as a CSR matrix (or their transpose as a CSC one) sharing X's data and indices: no copy of the answers."
     lo, hi = X.indptr[s.start], X.indptr[s.stop]
-    return sp.csr_matrix((X.data[lo:hi], X.indices[lo:hi], X.indptr[s.start:s.stop + 1] - lo), shape=(s.stop - s.start, X.shape[1]))
+    shape = (s.stop - s.start, X.shape[1])
+    V = sp.csc_matrix(shape[::-1], dtype=X.dtype) if transpose else sp.csr_matrix(shape, dtype=X.dtype)
+    V.indptr, V.indices, V.data = X.indptr[s.start:s.stop + 1] - lo, X.indices[lo:hi], X.data[lo:hi]   # set, not passed:
+    return V                                              # SciPy's constructor copies a view of less than half its array
 
 def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: Optional[np.ndarray] = None) -> tuple:
     "Task posteriors (tasks × K, written into `out` if given) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."
@@ -205,7 +208,7 @@ def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: 
 def _observed_counts(X: sp.csr_matrix, P: np.ndarray, W: int) -> np.ndarray:
     "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): a sparse product with X's transpose per block of tasks, summed; laid out (W, z, c) in memory."
     K = P.shape[1]
-    parts = _in_blocks(lambda s: _row_view(X, s).T @ P[s], _task_blocks(X))
+    parts = _in_blocks(lambda s: _row_view(X, s, transpose=True) @ P[s], _task_blocks(X))
     N = parts[0]
     for part in parts[1:]: N += part
     return N.reshape(W, -1, K).transpose(0, 2, 1)
