@@ -165,6 +165,7 @@ def _onehot(A: Answers) -> sp.csr_matrix:
 
 _BLOCKS = 2            # the E- and M-steps split their work into this many blocks, run on up to as many threads
 _MIN_BLOCK = 2**16     # entries (answers, or W·K·L table cells) below which a block is not worth a thread
+_E_BLOCK = 2**20       # answers per E-step block at most: its product's scratch stays small (the posteriors are written in place)
 
 @lru_cache(maxsize=1)
 def _threads() -> ThreadPoolExecutor:
@@ -181,9 +182,10 @@ def _even_blocks(n: int, size: int) -> list:
     cuts = [n * i // k for i in range(k + 1)]
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
-def _task_blocks(X: sp.csr_matrix) -> list:
-    "Row (task) ranges of X holding about equal numbers of answers; a fixed split, so results never depend on the cores."
+def _task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
+    "Row (task) ranges of X holding about equal numbers of answers (at most `most` each if given); a fixed split, so results never depend on the cores."
     k = _BLOCKS if X.nnz >= _BLOCKS * _MIN_BLOCK else 1
+    if most: k = max(k, -(-X.nnz // most))
     cuts = [0, *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(), X.shape[0]]
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
@@ -203,7 +205,7 @@ def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: 
     def block(s: slice) -> float:
         R = np.add(_row_view(X, s) @ B, log_prior, out=P[s])
         return float(_softmax_rows(R)[1].sum())
-    return P, sum(_in_blocks(block, _task_blocks(X)))
+    return P, sum(_in_blocks(block, _task_blocks(X, _E_BLOCK)))
 
 def _observed_counts(X: sp.csr_matrix, P: np.ndarray, W: int) -> np.ndarray:
     "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): a sparse product with X's transpose per block of tasks, summed; laid out (W, z, c) in memory."
