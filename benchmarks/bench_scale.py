@@ -113,7 +113,7 @@ def interleaved_marginal(fits: dict, n_iter: int, rounds: int = 3) -> dict:
 
 
 def one_block(fit):
-    "`fit` with the E- and M-steps in one block (no threads): the blocks' effect, measured beside them."
+    "`fit` with the E- and M-steps in one block (one thread): what the second core adds, measured beside the default."
     def run(n):
         saved, inference._BLOCKS = inference._BLOCKS, 1
         try: return fit(n)
@@ -131,7 +131,7 @@ def gather_floor(A: Answers) -> dict:
 
 
 def workers_table(n_answers: int, worker_counts: list, n_iter: int) -> pd.DataFrame:
-    "In memory: seconds per DS iteration of crowd-kit, the previous code, ours in one block and ours in blocks on threads, at a fixed number of answers and growing worker counts."
+    "In memory: seconds per DS iteration of crowd-kit, the previous code, ours in one block (one thread) and ours as shipped (two blocks on two threads), at a fixed number of answers and growing worker counts."
     rows = []
     for W in worker_counts:
         df = simulate_frame(n_answers, W)
@@ -157,7 +157,7 @@ def workers_table(n_answers: int, worker_counts: list, n_iter: int) -> pd.DataFr
 
 WORKERS_NOTE = ("`*_s_per_iter`: marginal seconds per EM iteration, (T({n}) − T(1)) / {m}, each T the best of 3 with the four "
                 "fits interleaved; `crowdkit` = crowd-kit's DawidSkene, `previous` = ldp_truth before the blocks (the copy in "
-                "this script), `one_block` = ours with `_BLOCKS = 1` (no threads), `ours` = as shipped (2 blocks on 2 threads). "
+                "this script), `one_block` = ours with `_BLOCKS = 1` (one thread), `ours` = as shipped (`_BLOCKS = 2`: two blocks of tasks on two threads). "
                 "`speedup` = crowd-kit / ours; `vs_previous` = previous / ours; `load_1min`: the machine's load average "
                 "when the row started (2 cores; other jobs share them). `same_labels_crowdkit`: share of tasks with crowd-kit's "
                 "label after the same number of iterations; `ll_rel_diff_previous`: relative difference of the final log-likelihood from "
@@ -392,8 +392,9 @@ def main(argv=None) -> None:
             "`s_per_iter`: marginal seconds per EM iteration; `compute_s`: one E+M step of every partition timed in one "
             "process; `compute_share`: compute_s / (2 cores × s_per_iter), the rest is scheduling and transfers.\n\n"
             f"## 10⁹ answers on 16 machines (estimate)\n\n{estimate(by_size, 1000)}\n\n{machine}")
-    if a.keep_one_machine and out and out.exists():
-        old = [p for p in re.split(r"(?m)^(?=## )", out.read_text()) if p.startswith("## One machine")]
+    if out and out.exists():       # hand-written notes are kept; the one-machine section too with --keep-one-machine
+        keep = ("## One machine", "## Notes") if a.keep_one_machine else ("## Notes",)
+        old = [p for p in re.split(r"(?m)^(?=## )", out.read_text()) if p.startswith(keep)]
         text = text.rstrip("\n") + "\n\n" + "".join(old)
     print(text)
     if out:
