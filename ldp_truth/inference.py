@@ -191,6 +191,7 @@ def _task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
 
 def _row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
     "Rows `s` of X as a CSR matrix (or their transpose as a CSC one) sharing X's data and indices: no copy of the answers."
+    if s.start == 0 and s.stop == X.shape[0]: return X.T if transpose else X    # one block: no new matrix at all
     lo, hi = X.indptr[s.start], X.indptr[s.stop]
     shape = (s.stop - s.start, X.shape[1])
     V = sp.csc_matrix(shape[::-1], dtype=X.dtype) if transpose else sp.csr_matrix(shape, dtype=X.dtype)
