@@ -70,7 +70,6 @@ class _Part:
     "One partition's answers, kept on the cluster: its task ids and the tasks × (worker, class) one-hot matrix."
     tasks: np.ndarray
     X: sp.csr_matrix
-    XT: sp.csc_matrix
 
 def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> _Part:
     "Encode one partition with the global codes; a (worker, task) pair answered twice raises."
@@ -81,7 +80,7 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
     if not pd.Index(t.astype(np.int64) * W + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
     X = sp.csr_matrix((np.ones(len(df)), (t, w * K + v)), shape=(len(tasks), W * K))
-    return _Part(tasks, X, X.T)
+    return _Part(tasks, X)
 
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
     "Tasks × classes vote counts of a partition."
@@ -96,7 +95,7 @@ def _mv_posteriors(part: _Part, K: int) -> np.ndarray:
 
 def _summaries(part: _Part, P: np.ndarray, ll: float, W: int) -> tuple:
     "What one partition sends back: counts N (W, K, K), posterior sums (K), number of tasks, log-likelihood."
-    return _observed_counts(part.XT, P, W), P.sum(0), len(part.tasks), ll
+    return _observed_counts(part.X, P, W), P.sum(0), len(part.tasks), ll
 
 def _init_step(part: _Part, W: int, K: int) -> tuple:
     "Summaries of the majority-vote start."

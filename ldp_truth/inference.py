@@ -5,7 +5,10 @@
 # %% ../nbs/03_inference.ipynb #525d7af8
 from __future__ import annotations
 
-from typing import Optional, Union
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from typing import Callable, Optional, Union
 
 import numpy as np
 import pandas as pd
@@ -81,7 +84,9 @@ def _softmax_rows(L: np.ndarray) -> tuple:
 
 def _class_counts(A: Answers, weight: Optional[np.ndarray] = None) -> np.ndarray:
     "Tasks × classes table of (optionally weighted) votes."
-    key = A.task.astype(np.int64) * A.n_classes + A.value
+    key = A.task.astype(np.int64)
+    key *= A.n_classes                                   # in place: one int64 array of scratch, not three
+    key += A.value
     return np.bincount(key, weights=weight, minlength=A.n_tasks * A.n_classes).reshape(A.n_tasks, A.n_classes)
 
 def _check_channel(channel, L: int) -> Optional[np.ndarray]:
@@ -148,7 +153,9 @@ def _onehot(A: Answers) -> sp.csr_matrix:
     "The tasks × (worker, observed class) indicator matrix of the answers, in CSR form (int32 columns; no sort when sorted by task)."
     n_cols = A.n_workers * A.n_classes
     idx = np.int32 if n_cols < 2**31 else np.int64
-    cols = A.worker.astype(idx) * idx(A.n_classes) + A.value
+    cols = A.worker.astype(idx)
+    cols *= idx(A.n_classes)
+    cols += A.value
     shape = (A.n_tasks, n_cols)
     if not (A.task[1:] >= A.task[:-1]).all():      # SciPy's COO → CSR is a counting sort: faster than an argsort
         return sp.coo_matrix((np.ones(A.n_answers), (A.task, cols)), shape=shape).tocsr()
@@ -156,23 +163,73 @@ def _onehot(A: Answers) -> sp.csr_matrix:
     np.cumsum(np.bincount(A.task, minlength=A.n_tasks), out=indptr[1:])
     return sp.csr_matrix((np.ones(A.n_answers), cols, indptr), shape=shape)
 
-def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-    "Task posteriors (tasks × K) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."
-    W, K, L = log_conf.shape
-    R = X @ log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows of the right factor: (w, z); columns: c
-    R += log_prior
-    P, lse = _softmax_rows(R)
-    return P, float(lse.sum())
+_BLOCKS = 2            # the E- and M-steps split their work into this many blocks, run on up to as many threads
+_MIN_BLOCK = 2**16     # entries (answers, or W·K·L table cells) below which a block is not worth a thread
+_E_BLOCK = 2**20       # answers per E-step block at most: its product's scratch stays small (the posteriors are written in place)
 
-def _observed_counts(XT: sp.csc_matrix, P: np.ndarray, W: int) -> np.ndarray:
-    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): one sparse product with `X.T`."
+@lru_cache(maxsize=1)
+def _threads() -> ThreadPoolExecutor:
+    "The threads that run the blocks: one per core, at most `_BLOCKS` (made on first use)."
+    return ThreadPoolExecutor(max_workers=min(_BLOCKS, os.cpu_count() or 1))
+
+def _in_blocks(fn: Callable, blocks: list) -> list:
+    "`fn(b)` for each block `b`, in order: on the threads when there are several (NumPy's and SciPy's kernels release the GIL)."
+    return [fn(blocks[0])] if len(blocks) == 1 else list(_threads().map(fn, blocks))
+
+def _even_blocks(n: int, size: int) -> list:
+    "`_BLOCKS` equal slices of range(n) (one slice when `size` entries are fewer than `_BLOCKS` × `_MIN_BLOCK`)."
+    k = _BLOCKS if size >= _BLOCKS * _MIN_BLOCK else 1
+    cuts = [n * i // k for i in range(k + 1)]
+    return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
+
+def _task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
+    "Row (task) ranges of X holding about equal numbers of answers (at most `most` each if given); a fixed split, so results never depend on the cores."
+    k = _BLOCKS if X.nnz >= _BLOCKS * _MIN_BLOCK else 1
+    if most: k = max(k, -(-X.nnz // most))
+    cuts = [0, *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(), X.shape[0]]
+    return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
+
+def _row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
+    "Rows `s` of X as a CSR matrix (or their transpose as a CSC one) sharing X's data and indices: no copy of the answers."
+    if s.start == 0 and s.stop == X.shape[0]: return X.T if transpose else X    # one block: no new matrix at all
+    lo, hi = X.indptr[s.start], X.indptr[s.stop]
+    shape = (s.stop - s.start, X.shape[1])
+    V = sp.csc_matrix(shape[::-1], dtype=X.dtype) if transpose else sp.csr_matrix(shape, dtype=X.dtype)
+    V.indptr, V.indices, V.data = X.indptr[s.start:s.stop + 1] - lo, X.indices[lo:hi], X.data[lo:hi]   # set, not passed:
+    return V                                              # SciPy's constructor copies a view of less than half its array
+
+def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: Optional[np.ndarray] = None) -> tuple:
+    "Task posteriors (tasks × K, written into `out` if given) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."
+    W, K, L = log_conf.shape
+    B = log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows (w, z), columns c: no copy when log_conf is laid out (W, L, K)
+    P = np.empty((X.shape[0], K)) if out is None else out
+    def block(s: slice) -> float:
+        R = np.add(_row_view(X, s) @ B, log_prior, out=P[s])
+        return float(_softmax_rows(R)[1].sum())
+    return P, sum(_in_blocks(block, _task_blocks(X, _E_BLOCK)))
+
+def _observed_counts(X: sp.csr_matrix, P: np.ndarray, W: int) -> np.ndarray:
+    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): a sparse product with X's transpose per block of tasks, summed; laid out (W, z, c) in memory."
     K = P.shape[1]
-    return (XT @ P).reshape(W, -1, K).transpose(0, 2, 1)
+    parts = _in_blocks(lambda s: _row_view(X, s, transpose=True) @ P[s], _task_blocks(X))
+    N = parts[0]
+    for part in parts[1:]: N += part
+    return N.reshape(W, -1, K).transpose(0, 2, 1)
 
 def _normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
-    "Rows of N + smoothing floored at 1e-10 and normalised to sum to 1 (smoothing=0 is crowd-kit's M-step)."
-    E = np.maximum(N + smoothing, _EPS)
-    return E / E.sum(2, keepdims=True)
+    "Rows of N + smoothing floored at 1e-10 and normalised to sum to 1 (smoothing=0 is crowd-kit's M-step); in N's memory layout, blocks of workers on the threads."
+    E = np.empty_like(N)
+    def block(s: slice):
+        np.maximum(N[s] + smoothing if smoothing else N[s], _EPS, out=E[s])
+        E[s] /= E[s].sum(2, keepdims=True)
+    _in_blocks(block, _even_blocks(len(N), N.size))
+    return E
+
+def _log(E: np.ndarray) -> np.ndarray:
+    "np.log(E) in E's memory layout, blocks of workers on the threads (a float64 log costs ~10 ns: the M-step's largest pass)."
+    out = np.empty_like(E)
+    _in_blocks(lambda s: np.log(E[s], out=out[s]), _even_blocks(len(E), E.size))
+    return out
 
 def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
     "Class prior: the mean posterior over the tasks that have answers (crowd-kit's `probas.mean()`); `unanswered`: indices of the others."
@@ -264,15 +321,15 @@ class DawidSkene(Aggregator):
     def _init_proba(self, A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
         "Starting posteriors: majority-vote shares (crowd-kit's start; through a channel `MajorityVote(channel)`), or `init`."
         if isinstance(self.init, str): return np.nan_to_num(MajorityVote(channel=M).fit(A).proba_)
-        P, K = np.asarray(self.init, dtype=np.float64), A.n_classes if M is None else len(M)
+        P, K = np.array(self.init, dtype=np.float64), A.n_classes if M is None else len(M)   # a copy: EM writes into it
         if P.shape != (A.n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
             raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, K)} array of rows on the simplex")
         return P
 
-    def _m_step(self, XT: sp.csc_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
+    def _m_step(self, X: sp.csr_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
                 pool: np.ndarray) -> tuple:
         "New confusions (W, true c, answer x) and skills; through a channel, one EM step over the hidden unperturbed answer."
-        return _fit_confusion(_true_counts(_observed_counts(XT, P, len(E)), E, M), model, self.smoothing, kappa, pool)
+        return _fit_confusion(_true_counts(_observed_counts(X, P, len(E)), E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
@@ -281,21 +338,20 @@ class DawidSkene(Aggregator):
     def _run(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> tuple:
         "EM for one model: (posteriors, prior, confusions, skills, log-likelihood history)."
         W, K = A.n_workers, A.n_classes if M is None else len(M)
-        X = _onehot(A)
-        XT, answered = X.T, _answered(A)   # X.T is a CSC view: 3× faster here than a CSR copy (measured)
+        P = self._init_proba(A, M)         # first, so that its scratch is freed before X exists
+        X, answered = _onehot(A), _answered(A)
         unanswered, fixed = np.flatnonzero(~answered), class_prior != "fit"
-        P = self._init_proba(A, M)
         prior = _fixed_prior(A, M, class_prior) if fixed else _mean_answered(P, unanswered)
         E0 = np.full((W, K, K), 1 / K)
-        pool = _pooled_confusion(_observed_counts(XT, P, W).sum(0), M)  # the crowd's confusion at the start: the shrinkage target
-        E, skills = self._m_step(XT, P, E0, M, model, kappa, pool)
+        pool = _pooled_confusion(_observed_counts(X, P, W).sum(0), M)  # the crowd's confusion at the start: the shrinkage target
+        E, skills = self._m_step(X, P, E0, M, model, kappa, pool)
         history = []
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
-            P, ll = _e_step(X, np.log(E if M is None else np.maximum(E @ M, _EPS)), log_prior)
+            P, ll = _e_step(X, _log(E if M is None else np.maximum(E @ M, _EPS)), log_prior, out=P)   # P's buffer reused
             history.append(ll + (self._log_penalty(E) if model == "full" else 0.0) + _log_prior_density(E, model, kappa, pool))
             if not fixed: prior = _mean_answered(P, unanswered)
-            E, skills = self._m_step(XT, P, E, M, model, kappa, pool)
+            E, skills = self._m_step(X, P, E, M, model, kappa, pool)
             if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
         P[~answered] = np.nan
         return P, prior, E, skills, np.array(history)
