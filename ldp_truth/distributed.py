@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
 from .inference import (CRH, Aggregator, DawidSkene, MajorityVote, OneCoinDawidSkene, _argmax_labels,
-                                 _change, _class_counts, _crh_weights_from_totals, _e_step, _fit_confusion, _observed_counts, _sorted_by_task,
+                                 _change, _class_counts, _crh_loss, _crh_weights_from_totals, _e_step, _fit_confusion, _observed_counts, _sorted_by_task,
                                  _task_mad, _task_mean, _task_median, _task_std, _task_weighted_median)
 
 # %% auto #0
@@ -304,9 +304,7 @@ def _fallback_scale(client, parts: list) -> float:
 # %% ../nbs/08_distributed.ipynb #1ed10bcb
 def _loss_sums(p: _ContPart, squared: bool, cap: float) -> np.ndarray:
     "Each worker's total CRH loss on the partition at its current truths: the in-memory per-answer loss, summed by worker."
-    r = p.value - p.mu[p.task]
-    loss = r ** 2 / p.spread if squared else np.minimum(np.abs(r) / p.spread, cap)
-    return np.bincount(p.worker, weights=loss, minlength=p.n_workers)
+    return np.bincount(p.worker, weights=_crh_loss(p.value - p.mu[p.task], p.spread, squared, cap), minlength=p.n_workers)
 
 def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tuple:
     "The partition with its task scales (the fallback where the MAD is 0), and its loss sums at the starting truths."

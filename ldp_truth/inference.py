@@ -622,6 +622,10 @@ def _crh_weights(loss: np.ndarray, A: Answers, worker: Optional[np.ndarray] = No
     "CRH's source weights from each answer's loss (`worker`: the answers' workers if not in A's order)."
     return _crh_weights_from_totals(np.bincount(A.worker if worker is None else worker, weights=loss, minlength=A.n_workers))
 
+def _crh_loss(r: np.ndarray, spread: np.ndarray, squared: bool, cap: float) -> np.ndarray:
+    "Each answer's CRH loss at residual `r`: r²/spread (squared loss, spread = the task's std), or min(|r|/spread, cap) (absolute, spread = its robust scale)."
+    return r ** 2 / spread if squared else np.minimum(np.abs(r) / spread, cap)
+
 def _check_positive_or_inf(x, name: str) -> float:
     "`x` as a float > 0, infinity allowed (a cut-off that never cuts), or an error naming `name`."
     v = check_real(x, name)
@@ -662,18 +666,20 @@ class CRH(Aggregator):
         by_task = _sorted_by_task(A)                               # one sort, reused by every weighted median
         median = _task_median(A, by_task)
         scale = _task_robust_scale(A, median, by_task)             # convergence unit (and the absolute loss's normaliser)
-        if self.loss == "squared":
-            mu, spread = _task_mean(A), _task_std(A, _task_mean(A))
+        squared = self.loss == "squared"
+        if squared:
+            mu = _task_mean(A)
+            spread = _task_std(A, mu)
             spread = np.where(spread > 0, spread, 1.0)[A.task]
         else:                                                      # the absolute loss works in the sorted order throughout
             mu, (order, _, _, value, task) = median, by_task
-            worker, inv_scale = A.worker[order], 1 / scale[task]
+            worker, spread = A.worker[order], scale[task]
         for it in range(self.n_iter):
-            if self.loss == "squared":
-                w = _crh_weights((A.value - mu[A.task]) ** 2 / spread, A)
+            if squared:
+                w = _crh_weights(_crh_loss(A.value - mu[A.task], spread, True, self.cap), A)
                 new = _task_mean(A, w[A.worker])
             else:
-                w = _crh_weights(np.minimum(np.abs(value - mu[task]) * inv_scale, self.cap), A, worker)
+                w = _crh_weights(_crh_loss(value - mu[task], spread, False, self.cap), A, worker)
                 new = _sorted_weighted_median(by_task, w[worker])
             change, mu = _change(new, mu, scale), new
             if change <= self.tol: break
