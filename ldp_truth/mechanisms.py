@@ -138,9 +138,9 @@ def _two_layer_fwd(a: float, b: float, s: int, m: int) -> float:
     "The r = 0 direction of the per-answer ε (the other m − 1 answers unflipped): ln[(s−1) g(a, b, m)]."
     return math.log(s - 1) + float(_log_g(a, b, np.array([m]))[0])
 
-def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, b: Optional[float] = None,
+def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, b: Union[float, str, None] = None,
                      max_answers: Optional[int] = None) -> tuple:
-    "(a, b) of a two-layer mechanism whose per-answer ε is `epsilon` for any m (a = p^f) or for m ≤ max_answers."
+    "(a, b) whose per-answer ε is `epsilon` for any m (a = p^f; b: min(2a, b_max), 'widest' or a number) or m ≤ max_answers."
     e, s, M = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes), _check_max_answers(max_answers)
     p = p_flip_from_epsilon(e, s)
     if M is None:
@@ -149,7 +149,7 @@ def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, 
                              f"at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a small p_u: no ε "
                              f"holds); give max_answers=M to keep a={a} for workers with at most M answers")
         b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (1 - 1e-12)
-        b = max(p, min(2 * p, b_max)) if b is None else check_real(b, "b")
+        b = max(p, min(2 * p, b_max)) if b is None else (b_max if b == "widest" else check_real(b, "b"))
         if not p <= b <= b_max:
             raise ValueError(f"b must lie in [p^f, b_max] = [{p:.6g}, {b_max:.6g}] at epsilon={e} (above it the "
                              f"reverse direction exceeds epsilon), got {b}")
