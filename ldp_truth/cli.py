@@ -100,8 +100,8 @@ CHANNEL_MECHANISMS = ("rr", "one-layer", "two-layer")     # a K×K channel the s
 MECHANISM_OPTIONS = ("epsilon", "paper_epsilon", "domain", "lam2", "a", "d", "max_answers")
 _NEEDS = {"rr": {"epsilon"}, "rr-null": {"epsilon"}, "one-layer": {"epsilon"}, "two-layer": set(),
           "laplace": {"domain"}, "mf": {"domain"}, "gaussian-exp": set()}
-_ALLOWS = {"rr": set(), "rr-null": set(), "one-layer": set(), "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"},
-           "laplace": {"epsilon", "paper_epsilon"}, "mf": {"epsilon", "paper_epsilon", "d"},
+_ALLOWS = {"rr": set(), "rr-null": set(), "one-layer": set(),
+           "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"}, "laplace": {"epsilon", "paper_epsilon"}, "mf": {"epsilon", "paper_epsilon", "d"},
            "gaussian-exp": {"lam2", "epsilon", "domain"}}
 _ONE_OF = {"two-layer": ("epsilon", "paper_epsilon"), "laplace": ("epsilon", "paper_epsilon"),
            "mf": ("epsilon", "paper_epsilon"), "gaussian-exp": ("epsilon", "lam2")}
@@ -190,7 +190,8 @@ def read_sidecar(src) -> Optional[dict]:
     p = sidecar_path(src)
     if not p.is_file(): return None
     try: meta = json.loads(p.read_text())
-    except json.JSONDecodeError as e: raise ValueError(f"{p}: not a mechanism description written by privatize ({e})") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{p}: not a mechanism description written by privatize ({e})") from None
     if not isinstance(meta, dict) or meta.get("mechanism") not in MECHANISMS:
         raise ValueError(f"{p}: not a mechanism description written by privatize (no known 'mechanism')")
     return meta
@@ -225,7 +226,8 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
     if kind not in cls.kinds: raise UsageError(f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} answers)")
     if channel is None:
         if any(v is not None for v in options.values()):
-            raise UsageError("--epsilon, --paper-epsilon, --a and --max-answers go with --channel (the mechanism the answers went through)")
+            raise UsageError("--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
+                             "(the mechanism the answers went through)")
         return cls, kind
     with_channel = [m for m, c in METHODS.items() if _takes_channel(c)]
     if method not in with_channel: raise UsageError(f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel")
@@ -246,7 +248,8 @@ def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optio
                classes=None, n_classes: Optional[int] = None, **channel_options) -> pd.DataFrame:
     "Fit `method` on crowd-kit's CSV `src`; write `task,label` (and `p_<class>` columns with `proba`) to `out`."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
-    if set(channel_options) - set(CHANNEL_OPTIONS): raise TypeError(f"unknown channel options {set(channel_options) - set(CHANNEL_OPTIONS)}")
+    unknown = set(channel_options) - set(CHANNEL_OPTIONS)
+    if unknown: raise TypeError(f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}")
     if n_classes is None: channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
     cls, kind = _make_aggregator(method, kind, channel, options)
     if proba and kind != "categorical": raise UsageError(f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers")
@@ -317,7 +320,8 @@ def audit_table(mechanism: str, n_classes: int = 2, answers: int = 1, samples: i
     r = audit(m, x, xp, n_samples=samples, alpha=alpha, rng=seed, eps_claimed=claimed)
     rows = [("mechanism", repr(m)), ("answers per worker", answers), ("claimed ε per answer", f"{claimed:.4f}")]
     if mechanism == "two-layer": rows.append(("Li et al. Theorem 6.3 ε (one answer)", f"{m.epsilon_marginal:.4f}"))
-    if getattr(m, "epsilon_paper", None) is not None: rows.append(("the paper's ε (--paper-epsilon)", f"{m.epsilon_paper:.4f}"))
+    if getattr(m, "epsilon_paper", None) is not None:
+        rows.append(("the paper's ε (--paper-epsilon)", f"{m.epsilon_paper:.4f}"))
     if mechanism in ("laplace", "mf"): rows.append(("Laplace noise scale", f"{m.scale:.4f}"))
     rows += [(f"audit lower bound ({1 - alpha:.0%} confidence)", f"{r.eps_lower:.4f}"),
              ("verdict", "consistent with the claim" if r.passed else "the claim is REFUTED"),
@@ -339,9 +343,12 @@ REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.
 REPORT_TRIALS, QUICK_TRIALS = 10, 2
 BUDGET_EPSILON = 1.0
 
-def _rr(epsilon: float, ds: Dataset) -> Mechanism: return build_mechanism("rr", ds.answers.n_classes, epsilon=epsilon)
-def _two_layer(epsilon: float, ds: Dataset) -> Mechanism: return build_mechanism("two-layer", ds.answers.n_classes, epsilon=epsilon)
-def _laplace(epsilon: float, ds: Dataset) -> Mechanism: return build_mechanism("laplace", epsilon=epsilon, domain=np.unique(ds.answers.value))
+def _rr(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("rr", ds.answers.n_classes, epsilon=epsilon)
+def _two_layer(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("two-layer", ds.answers.n_classes, epsilon=epsilon)
+def _laplace(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("laplace", epsilon=epsilon, domain=np.unique(ds.answers.value))
 def _ds_channel(m: Mechanism) -> DawidSkene:
     "Dawid–Skene through the mechanism's channel; plain Dawid–Skene where that channel carries no information."
     M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
@@ -420,7 +427,8 @@ EPSILON_MEANING = pd.DataFrame([
      "else report one of the other K−1 classes at random. ε per answer, whatever the number of answers."),
     ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, $p_u \\sim U(a, b)$ per worker with $a = (K-1)/(e^\\varepsilon+K-1)$: "
      "ε per answer whatever the number of answers (their Theorem 6.3 value is smaller and holds for one answer only)."),
-    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the dataset's answers: ε per answer.")],
+    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
+     "dataset's answers: ε per answer.")],
     columns=["mechanism", "answers", "what ε means"]).set_index("mechanism")
 
 def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) -> str:
@@ -610,12 +618,16 @@ _DATA_HELP = "datasets folder (default: $LDP_TRUTH_DATA or shared/datasets)"
 def _mechanism_options(p: argparse.ArgumentParser, required_epsilon: bool = False) -> None:
     "The options that configure a mechanism (which apply to which is checked by build_mechanism)."
     p.add_argument("--mechanism", required=True, choices=MECHANISMS, help="the LDP mechanism (see `ldp-truth --help`)")
-    p.add_argument("--epsilon", type=_positive, help="the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)")
-    p.add_argument("--paper-epsilon", type=_positive, help="instead of --epsilon, the paper's parameterisation: laplace and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)")
+    p.add_argument("--epsilon", type=_positive,
+                   help="the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)")
+    p.add_argument("--paper-epsilon", type=_positive, help="instead of --epsilon, the paper's parameterisation: laplace "
+                   "and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)")
     p.add_argument("--domain", type=_domain, help="laplace, mf (required), gaussian-exp with --epsilon: the answer domain Γ, LO:HI or v1,v2,...")
     p.add_argument("--lam2", type=_positive, help="gaussian-exp: rate λ₂ of the exponential distribution of each worker's noise variance")
-    p.add_argument("--a", type=_probability, help="two-layer: lower end a of p_u ~ U(a, b) (with --epsilon: the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)")
-    p.add_argument("--max-answers", type=_count(1), help="two-layer with --epsilon: ε holds for workers with at most this many answers (default: any number)")
+    p.add_argument("--a", type=_probability, help="two-layer: lower end a of p_u ~ U(a, b) (default with --epsilon: "
+                   "the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)")
+    p.add_argument("--max-answers", type=_count(1), help="two-layer with --epsilon: ε holds for workers with at most this "
+                   "many answers (default: any number)")
     p.add_argument("--d", type=_count(1), help="mf: factorisation dimension (default 10)")
 
 def _class_options(p: argparse.ArgumentParser) -> None:
@@ -655,7 +667,8 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
     i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
     i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin (default: from IN.csv.json when privatize wrote one)")
-    i.add_argument("--epsilon", type=_positive, help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)")
+    i.add_argument("--epsilon", type=_positive,
+                   help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)")
     i.add_argument("--paper-epsilon", type=_positive, help="with --channel two-layer: Li et al.'s Theorem 6.3 ε instead")
     i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
     i.add_argument("--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers")

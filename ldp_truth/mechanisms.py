@@ -156,7 +156,8 @@ def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, 
         return p, b
     if b is not None: raise ValueError("b is solved from epsilon and max_answers; give a (default 0) instead")
     a = 0.0 if a is None else check_real(a, "a")
-    if not 0 <= a < p: raise ValueError(f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}")
+    if not 0 <= a < p:
+        raise ValueError(f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}")
     b_hi = lambda a: min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)          # the widest interval above a
     if _two_layer_fwd(a, b_hi(a), s, M) > e:
         a_min = brentq(lambda x: _two_layer_fwd(x, b_hi(x), s, M) - e, a, p * (1 - 1e-9), xtol=1e-12)
@@ -595,7 +596,8 @@ class GaussianExpVariance(Mechanism):
                 raise ValueError("give epsilon with domain (the guarantee) or lam2 (the paper's rate), not both")
             self.lam2, self.domain, self.max_answers, self.epsilon = check_positive(lam2, "lam2"), None, None, math.inf
             return
-        if epsilon is None: raise ValueError("GaussianExpVariance needs epsilon and domain, or lam2=... (the paper's rate)")
+        if epsilon is None:
+            raise ValueError("GaussianExpVariance needs epsilon and domain, or lam2=... (the paper's rate)")
         e = check_positive(epsilon, "epsilon")
         if domain is None:
             raise ValueError(f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
