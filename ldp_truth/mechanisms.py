@@ -138,6 +138,18 @@ def _two_layer_fwd(a: float, b: float, s: int, m: int) -> float:
     "The r = 0 direction of the per-answer ε (the other m − 1 answers unflipped): ln[(s−1) g(a, b, m)]."
     return math.log(s - 1) + float(_log_g(a, b, np.array([m]))[0])
 
+def _two_layer_most_answers(e: float, s: int, a: float, b: float, cap: int = 10**9) -> int:
+    "The most answers per worker for which U(a, b) keeps ε per answer (0: none), by doubling then bisection on m."
+    holds = lambda m: _two_layer_fwd(a, b, s, m) <= e          # the r = 0 direction grows with m
+    if not holds(1): return 0
+    lo = 1
+    while lo < cap and holds(min(2 * lo, cap)): lo = min(2 * lo, cap)
+    hi = min(2 * lo, cap + 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if holds(mid) else (lo, mid)
+    return lo
+
 def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, b: Union[float, str, None] = None,
                      max_answers: Optional[int] = None) -> tuple:
     "(a, b) whose per-answer ε is `epsilon` for any m (a = p^f; b: min(2a, b_max), 'widest' or a number) or m ≤ max_answers."
@@ -145,9 +157,12 @@ def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, 
     p = p_flip_from_epsilon(e, s)
     if M is None:
         if a is not None and abs(check_real(a, "a") - p) > 1e-12:
+            most = _two_layer_most_answers(e, s, a, min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)) if 0 <= a < p else 0
+            keep = (f"a={a} keeps epsilon only for workers with at most {most} answers: give max_answers <= {most}"
+                    if most else f"no max_answers keeps epsilon with a={a}")
             raise ValueError(f"a={a}: for any number of answers the per-answer ε is set by a, so a must be p^f = {p:.6g} "
                              f"at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a small p_u: no ε "
-                             f"holds); give max_answers=M to keep a={a} for workers with at most M answers")
+                             f"holds); {keep}")
         b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (1 - 1e-12)
         b = max(p, min(2 * p, b_max)) if b is None else (b_max if b == "widest" else check_real(b, "b"))
         if not p <= b <= b_max:
