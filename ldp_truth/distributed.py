@@ -16,8 +16,8 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
-from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change, observed_counts,
-                               sort_by_task, task_mad, task_mean, task_median, task_std, task_weighted_median,
+from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change,
+                               observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std, task_weighted_median,
                                vote_shares)
 
 # %% auto #0
@@ -46,7 +46,7 @@ def default_client():
 
 @lru_cache(maxsize=1)
 def _local_client():
-    "A client of a local in-process cluster (threads), made on the first fit that finds no client, kept for the session."
+    "A client of an in-process local cluster (threads), made by the first fit without a client, kept for the session."
     _, dist = _dask()
     return dist.Client(processes=False, dashboard_address=None)
 
@@ -69,12 +69,13 @@ def _worker_ids(ddf, worker: str = "worker") -> np.ndarray:
     return _factorize(pd.Series(ddf[worker].unique().compute()))[1]
 
 def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=None) -> Codes:
-    "Worker and class codes of a Dask DataFrame by the rules of `Answers.from_frame`; only unique values reach the client."
+    "Worker and class codes of a Dask DataFrame as `Answers.from_frame` makes them; only unique values reach the client."
     workers = _worker_ids(ddf, worker)
     raw = pd.Series(ddf[label].unique().compute())
     codes, found = _label_codes(raw, classes, None)
     codes = np.asarray(codes, dtype=np.int64)
-    if (codes < 0).any(): raise ValueError(f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}")
+    if (codes < 0).any():
+        raise ValueError(f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}")
     return Codes(workers, raw.to_numpy(), codes, np.arange(codes.max() + 1) if found is None else np.asarray(found))
 
 # %% ../nbs/08_distributed.ipynb #83ddec5e
@@ -98,7 +99,8 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
     "Tasks × classes vote counts of a partition."
     X = part.X.tocoo()
-    return np.bincount(X.row.astype(np.int64) * K + X.col % K, minlength=X.shape[0] * K).reshape(-1, K).astype(np.float64)
+    counts = np.bincount(X.row.astype(np.int64) * K + X.col % K, minlength=X.shape[0] * K)
+    return counts.reshape(-1, K).astype(np.float64)
 
 # %% ../nbs/08_distributed.ipynb #5074ff8b
 def _start_step(part: _Part, W: int, K: int, log_channel: Optional[np.ndarray]) -> tuple:
@@ -121,7 +123,7 @@ def _add(*parts: tuple) -> tuple:
 
 # %% ../nbs/08_distributed.ipynb #f050db35
 def _tree_reduce(client, futures: list, fan_in: int = 8, combine=_add):
-    "Combine summaries on the cluster in a tree of `combine` tasks (fan-in 8; `_add` sums); the client receives one tuple."
+    "Combine summaries on the cluster in a tree of `combine` tasks (fan-in 8; `_add` sums); the client gets one tuple."
     while len(futures) > 1:
         futures = [client.submit(combine, *futures[i:i + fan_in], pure=False) for i in range(0, len(futures), fan_in)]
     return futures[0].result()
@@ -301,7 +303,7 @@ class DaskAnswers:
 # %% ../nbs/08_distributed.ipynb #b7229aa3
 @dataclass
 class _ContPart:
-    "One partition of continuous answers on the cluster, read by the in-memory helpers as an `Answers` (global worker codes, local task codes), with its sort, its tasks' MADs and scales, and the current truths."
+    "One partition of continuous answers (global worker codes, local task codes), its sort, MADs, scales and truths."
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -318,18 +320,20 @@ class _ContPart:
     @property
     def n_answers(self) -> int: return len(self.value)
 
-def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str, squared: bool) -> _ContPart:
-    "Encode one partition, sort it once by (task, value), and compute its tasks' median, 1.4826·MAD and starting truths."
+def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str,
+                      squared: bool) -> _ContPart:
+    "Encode one partition, sort it once by (task, value); its tasks' median, 1.4826·MAD and starting truths."
     w = pd.Index(workers).get_indexer(df[worker]).astype(np.int32)
     t, tasks = _factorize(df[task])
     v = df[label].to_numpy(np.float64)
-    if not np.isfinite(v).all(): raise ValueError(f"column {label!r} has NaN or infinite values; continuous answers must be finite")
+    if not np.isfinite(v).all():
+        raise ValueError(f"column {label!r} has NaN or infinite values; continuous answers must be finite")
     if not pd.Index(t.astype(np.int64) * len(workers) + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
     p = _ContPart(tasks, w, t.astype(np.int32), v, len(workers))
     p.by_task = sort_by_task(p.task, p.value, p.n_tasks)
     median = task_median(p.by_task)
-    p.mad = task_mad(p.by_task, median)          # `_task_robust_scale` before its fallback (every task has answers)
+    p.mad = task_mad(p.by_task, median)          # the robust scale before its fallback
     if squared:
         p.mu = task_mean(p.task, p.value, p.n_tasks)
         std = task_std(p.task, p.value, p.n_tasks, p.mu)
@@ -346,7 +350,7 @@ def _n_positive_mads(p: _ContPart) -> tuple:
 _DIGIT = 16   # bits chosen per round: four rounds of 2¹⁶-bin histograms pin down all 64 bits
 
 def _digit_counts(p: _ContPart, prefixes: np.ndarray, level: int) -> tuple:
-    "Per wanted rank, the histogram of the `level`-th 16-bit digit of the positive MADs' bit patterns that start with that rank's chosen prefix."
+    "Per wanted rank, the histogram of digit `level` (16 bits) of the positive MADs whose bits start with its prefix."
     bits = p.mad[p.mad > 0].view(np.int64)                 # positive float64s order as their bit patterns
     out = np.zeros((len(prefixes), 1 << _DIGIT), np.int64)
     for j, prefix in enumerate(prefixes):                  # one row per rank (two for a median)
@@ -355,7 +359,7 @@ def _digit_counts(p: _ContPart, prefixes: np.ndarray, level: int) -> tuple:
     return (out,)
 
 def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
-    "The `ranks`-th smallest (0-based) positive MADs over all partitions, exactly: a radix selection, one digit per round trip."
+    "The `ranks`-th smallest (0-based) positive MADs over all partitions, exactly: a radix selection (a digit a trip)."
     ranks = np.array(ranks, dtype=np.int64)
     prefixes = np.zeros(len(ranks), np.int64)
     for level in range(64 // _DIGIT):
@@ -367,7 +371,7 @@ def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
     return prefixes.view(np.float64)
 
 def _fallback_scale(client, parts: list) -> float:
-    "The scale of a task whose MAD is 0: the median of the positive MADs over all tasks (1 if none), as `_task_robust_scale` takes it."
+    "The scale of a task whose MAD is 0: the median of the positive MADs over all tasks (1 if none), as in memory."
     n_pos, n_zero = _map_reduce(client, parts, _n_positive_mads)
     if n_zero == 0 or n_pos == 0: return 1.0               # unused, or no positive MAD anywhere
     lo, hi = _kth_positive_mads(client, parts, [(n_pos - 1) // 2, n_pos // 2])
@@ -375,8 +379,9 @@ def _fallback_scale(client, parts: list) -> float:
 
 # %% ../nbs/08_distributed.ipynb #1ed10bcb
 def _loss_sums(p: _ContPart, squared: bool, cap: float) -> np.ndarray:
-    "Each worker's total CRH loss on the partition at its current truths: the in-memory per-answer loss, summed by worker."
-    return np.bincount(p.worker, weights=crh_loss(p.value - p.mu[p.task], p.spread, squared, cap), minlength=p.n_workers)
+    "Each worker's total CRH loss on the partition at its current truths (`kernels.crh_loss`, summed by worker)."
+    loss = crh_loss(p.value - p.mu[p.task], p.spread, squared, cap)
+    return np.bincount(p.worker, weights=loss, minlength=p.n_workers)
 
 def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tuple:
     "The partition with its task scales (the fallback where the MAD is 0), and its loss sums at the starting truths."
@@ -385,7 +390,7 @@ def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tup
     return p, (_loss_sums(p, squared, cap),)
 
 def _crh_step(p: _ContPart, w: np.ndarray, squared: bool, cap: float) -> tuple:
-    "One CRH iteration on a partition: its tasks' new truths from the broadcast weights; (the partition holding them, (loss sums, largest move))."
+    "One CRH round on a partition: new truths from the weights; (the partition, (loss sums, largest move))."
     weight = w[p.worker]
     new = task_mean(p.task, p.value, p.n_tasks, weight) if squared else task_weighted_median(p.by_task, weight)
     q = replace(p, mu=new)
@@ -396,9 +401,10 @@ def _sum_max(*summaries: tuple) -> tuple:
     return sum(s[0] for s in summaries), max(s[1] for s in summaries)
 
 def _split(client, outs: list, combine) -> tuple:
-    "From futures of (partition, summary): the partitions' futures (kept on the cluster) and the summaries reduced by `combine`."
+    "From futures of (partition, summary): the partitions' futures (kept on the cluster), the summaries reduced."
     parts = [client.submit(operator.getitem, o, 0, pure=False) for o in outs]
-    return parts, _tree_reduce(client, [client.submit(operator.getitem, o, 1, pure=False) for o in outs], combine=combine)
+    summaries = [client.submit(operator.getitem, o, 1, pure=False) for o in outs]
+    return parts, _tree_reduce(client, summaries, combine=combine)
 
 def _truths(p: _ContPart) -> pd.Series:
     "One partition's truths, indexed by task id."
@@ -408,7 +414,7 @@ def _truths(p: _ContPart) -> pd.Series:
 # %% ../nbs/08_distributed.ipynb #a43c643a
 @dataclass
 class _CatPart:
-    "One partition of categorical answers on the cluster, read by the in-memory helpers as an `Answers` (global worker and class codes, local task codes), with its tasks' current labels and weighted votes."
+    "One partition of categorical answers (global worker, class codes; local task codes), its labels and votes."
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -426,18 +432,19 @@ def _zero_one_sums(p: _CatPart) -> np.ndarray:
     return np.bincount(p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers)
 
 def _build_categorical(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
-    "Encode one partition with the global codes and start from its majority vote; (the partition, (its 0-1 loss sums,))."
+    "Encode one partition with the global codes, start from majority vote: (the partition, (its 0-1 loss sums,))."
     w = pd.Index(codes.workers).get_indexer(df[worker]).astype(np.int32)
     v = codes.label_codes[pd.Index(codes.labels).get_indexer(df[label])]
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * codes.n_workers + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
     p = _CatPart(tasks, w, t.astype(np.int32), v, codes.n_workers, codes.n_classes)
-    p.labels = argmax_labels(class_counts(p.task, p.value, p.n_tasks, p.n_classes).astype(np.float64), np.ones(p.n_tasks, dtype=bool))   # MajorityVote()
+    votes = class_counts(p.task, p.value, p.n_tasks, p.n_classes).astype(np.float64)
+    p.labels = argmax_labels(votes, np.ones(p.n_tasks, dtype=bool))          # MajorityVote()
     return p, (_zero_one_sums(p),)
 
 def _crh_vote_step(p: _CatPart, w: np.ndarray) -> tuple:
-    "One categorical CRH iteration on a partition: weighted vote with the broadcast weights; (the partition, (0-1 loss sums, labels changed))."
+    "One weighted vote on a partition: (the partition, (0-1 loss sums, labels changed))."
     scores = class_counts(p.task, p.value, p.n_tasks, p.n_classes, w[p.worker])
     new = argmax_labels(scores, np.ones(p.n_tasks, dtype=bool))
     q = replace(p, labels=new, scores=scores)

@@ -13,8 +13,8 @@ import pandas as pd
 from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
                             check_positive_or_inf, check_real)
 from .distributed import DaskAnswers, is_dask_frame
-from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights, e_step,
-                               has_answers, largest_change, normalise_confusion, observed_counts, onehot,
+from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights,
+                               e_step, has_answers, largest_change, normalise_confusion, observed_counts, onehot,
                                posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
@@ -189,11 +189,11 @@ def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
     return g / g.sum()
 
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
-    "Expected counts (W, c, x) of the workers' own answers x: one EM step over the hidden answer through M (N itself if M is None)."
+    "Expected counts (W, c, x) of the workers' own answers x: one EM step through M over the hidden answer (or N)."
     return N if M is None else E * ((N / np.maximum(E @ M, EPS)) @ M.T)
 
 def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
-    "The one confusion (K×K counts) of the pooled workers that best explains the pooled observed counts N (K×L) through M: EM over the hidden answer."
+    "The pooled workers' one confusion (K×K counts) best explaining their observed counts N (K×L) through M (EM)."
     if M is None: return N
     E = np.full((len(M), len(M)), 1 / len(M))
     for _ in range(n_iter):
@@ -202,12 +202,12 @@ def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200)
     return E * N.sum(1, keepdims=True)
 
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
-    "K×K confusions of one-coin workers: skill s[w] (or s[w, c] per true class) on the diagonal, the rest spread evenly; clipped."
+    "K×K confusions of one-coin workers: skill s[w] (or s[w, c]) on the diagonal, the rest spread evenly; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
     return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
 
 def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray) -> tuple:
-    "M-step of `model` on the expected counts Nt (W, c, x), with `kappa` pseudo-answers per worker distributed as `pool` (K×K): (E, skills)."
+    "M-step of `model` on the counts Nt (W, c, x), `kappa` pseudo-answers per worker shaped as `pool`: (E, skills)."
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
@@ -216,14 +216,15 @@ def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, p
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
-    "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
-    if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
+    "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
+    if model == "one-coin":
+        return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
     if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
     rows = pool.sum(1)
     return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
-    "Log of the Dirichlet (full) or Beta (one-coin skills) prior that the `kappa` pseudo-answers stand for, up to a constant."
+    "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
     if not kappa: return 0.0
     if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
     _, _, pseudo, target = _skill_counts(E, model, kappa, pool)
@@ -236,7 +237,7 @@ def _worker_skills(E: np.ndarray, skills: Optional[np.ndarray], prior: np.ndarra
     if skills is None: return np.einsum("wkk,k->w", E, prior)
     return skills if skills.ndim == 1 else skills @ prior
 
-CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s defaults, chosen by the table below
+CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s; see the table below
 
 # %% ../nbs/03_inference.ipynb #c7a1e013
 class DawidSkene(Aggregator):
@@ -269,7 +270,7 @@ class DawidSkene(Aggregator):
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
-        "Model, pseudo-answers per worker (scaled by the channel's contrast) and class prior: the arguments or defaults."
+        "Model, pseudo-answers per worker (scaled by the channel's contrast), class prior: arguments or defaults."
         model = self.model or ("full" if M is None else CHANNEL_DEFAULTS["model"])
         shrink = self.shrink if self.shrink is not None else (0.0 if M is None else CHANNEL_DEFAULTS["shrink"])
         prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
@@ -337,7 +338,7 @@ class DawidSkene(Aggregator):
 
     def _fit_dask(self, D: DaskAnswers):
         if not isinstance(self.init, str):
-            raise ValueError("init as an array needs answers in memory; a Dask fit starts from majority vote (init='mv')")
+            raise ValueError("init as an array needs answers in memory; a Dask fit starts from init='mv'")
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, class_prior = self._settings(M)
         if model == "auto":
@@ -638,7 +639,8 @@ class GTM(Aggregator):
         if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
         if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
         self.robust = bool(robust)
-        self.outlier = (3.0 if self.robust else np.inf) if outlier is None else check_positive_or_inf(outlier, "outlier")
+        default = 3.0 if self.robust else np.inf
+        self.outlier = default if outlier is None else check_positive_or_inf(outlier, "outlier")
 
     def _standardiser(self, A: Answers) -> tuple:
         "Each task's centre and unit: median and robust scale, or (robust=False, Zhao & Han) mean and std (1 where 0)."
@@ -657,12 +659,13 @@ class GTM(Aggregator):
         mu, post_var = np.zeros(A.n_tasks), np.zeros(A.n_tasks)
         for it in range(self.n_iter):
             r2 = (z - mu[A.task]) ** 2
-            sq = np.bincount(A.worker, weights=np.minimum(r2, self.outlier ** 2) + post_var[A.task], minlength=A.n_workers)
-            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w², an outlier counting outlier²
+            r2_capped = np.minimum(r2, self.outlier ** 2) + post_var[A.task]   # an outlier counts outlier²
+            sq = np.bincount(A.worker, weights=r2_capped, minlength=A.n_workers)
+            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w²
             inv = (r2 <= self.outlier ** 2) / var[A.worker]          # an outlier gets no say in the truth
             prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
             new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z * inv, minlength=A.n_tasks)) / prec
-            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: truth posterior N(mu, 1/prec)
+            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: N(mu, 1/prec)
             if change <= self.tol: break
         self.labels_ = np.where(has_answers(A.task, A.n_tasks), centre + spread * mu, np.nan)
         self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, it + 1, change
