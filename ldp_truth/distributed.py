@@ -187,7 +187,7 @@ class DaskAnswers:
         if classes is not None and self.kind == "continuous":
             raise ValueError(f"classes= names categorical labels; the float column {label!r} holds continuous answers")
         self.client, self._classes = client or default_client(), classes
-        self._codes, self._workers, self._parts, self._last = None, None, None, None
+        self._codes, self._workers, self._onehot, self._parts, self._last = None, None, None, None, None
 
     @property
     def codes(self) -> Codes:
@@ -213,11 +213,11 @@ class DaskAnswers:
 
     def _em_parts(self) -> list:
         "The one-hot partitions (futures), encoded on first use."
-        if self._parts is None:
+        if self._onehot is None:
             codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-            self._parts = [self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
-                           for f in self._frames()]
-        return self._parts
+            self._onehot = [self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
+                            for f in self._frames()]
+        return self._onehot
 
     def em_start(self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None) -> tuple:
         "Majority-vote start (through the channel): (counts N, posterior sums, number of tasks)."
