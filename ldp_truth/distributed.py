@@ -17,8 +17,8 @@ import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
 from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change,
-                               observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std, task_weighted_median,
-                               vote_shares)
+                               observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std,
+                               task_weighted_median, vote_shares)
 
 # %% auto #0
 __all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
@@ -199,7 +199,8 @@ class DaskAnswers:
     def workers(self) -> np.ndarray:
         "The sorted worker ids: worker index i is id `workers[i]`, as in `Answers.from_frame`."
         if self._workers is None:
-            self._workers = self.codes.workers if self.kind == "categorical" else _worker_ids(self.ddf, self.columns[0])
+            categorical = self.kind == "categorical"
+            self._workers = self.codes.workers if categorical else _worker_ids(self.ddf, self.columns[0])
         return self._workers
     @property
     def classes(self) -> np.ndarray: return self.codes.classes
@@ -284,7 +285,8 @@ class DaskAnswers:
     def vote_start(self) -> np.ndarray:
         "Categorical CRH: partitions started from majority vote; each worker's 0-1 loss sum."
         codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-        outs = [self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False) for f in self._frames()]
+        outs = [self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
+                for f in self._frames()]
         self._parts, (total,) = _split(self.client, outs, _add)
         return total
 
