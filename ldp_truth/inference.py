@@ -7,21 +7,25 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
+import itertools
+
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
+from scipy.optimize import linear_sum_assignment
 
 from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
                             check_positive_or_inf, check_real)
 from .distributed import DaskAnswers, is_dask_frame
-from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights,
+from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, concave_skills, crh_loss, crh_weights,
                                e_step, has_answers, largest_change, normalise_confusion, observed_counts, onehot,
                                posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
 # %% auto #0
-__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'channel_is_informative',
-           'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote',
-           'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'channel_is_informative',
+           'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability',
+           'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #2618d183
 class Aggregator:
@@ -176,8 +180,9 @@ class _LocalEM:
         return argmax_labels(np.nan_to_num(self.P), ~np.isnan(self.P[:, 0])), self.P
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
-MODELS = ("full", "class-one-coin", "one-coin", "auto")
+MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
 CLASS_PRIORS = ("fit", "uniform", "answers")
+INITS = ("mv", "spectral")
 
 def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
     "A fixed class prior: uniform, or each class's share of the answers `S` holds, unmixed from the channel."
@@ -211,23 +216,22 @@ def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, p
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
+    if model == "homogeneous":                     # one skill for all: the pooled share of right answers
+        return _one_coin_confusion(np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum()), K), None
     right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
-    if model == "one-coin":
-        return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
-    if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
-    rows = pool.sum(1)
-    return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
+    if model == "one-coin": return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *_skill_prior(model, kappa, pool))
+    return (np.einsum("wkk->wk", Nt), Nt.sum(2), *_skill_prior(model, kappa, pool))
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
     "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
-    if not kappa: return 0.0
+    if not kappa or model == "homogeneous": return 0.0
     if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
-    _, _, pseudo, target = _skill_counts(E, model, kappa, pool)
+    pseudo, target = _skill_prior(model, kappa, pool)
     s = np.einsum("wkk->wk", E)
     s = s[:, 0] if model == "one-coin" else s
     return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
@@ -239,13 +243,50 @@ def _worker_skills(E: np.ndarray, skills: Optional[np.ndarray], prior: np.ndarra
 
 CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s; see the table below
 
+# %% ../nbs/03_inference.ipynb #24eb6b97
+def _skill_terms(M: np.ndarray) -> tuple:
+    "Pr(observed z | true c) = a[c, z] + s·b[c, z] for a one-coin worker of own skill s behind the channel M (K×L)."
+    a = (M.sum(0, keepdims=True) - M) / (len(M) - 1)
+    return a, M - a
+
+def _skill_groups(M: np.ndarray, per_class: bool) -> tuple:
+    "Cells of M with equal (a, b) (per true class if `per_class`): cell → group indicator, a, b, group → class."
+    a, b = _skill_terms(M)
+    K, L = M.shape
+    keys = np.stack([np.repeat(np.arange(K), L) if per_class else np.zeros(K * L), a.ravel(), b.ravel()], 1)
+    uniq, group = np.unique(keys, axis=0, return_inverse=True)
+    G = np.zeros((K * L, len(uniq)))
+    G[np.arange(K * L), group.ravel()] = 1
+    C = np.eye(K)[uniq[:, 0].astype(int)] if per_class else np.ones((len(uniq), 1))
+    return G, uniq[:, 1], uniq[:, 2], C
+
+def _skill_prior(model: str, kappa: float, pool: np.ndarray) -> tuple:
+    "Pseudo-answers per worker and their skill (per true class for class-one-coin) that shrinkage adds."
+    if not kappa or model == "homogeneous": return 0.0, 0.0
+    if model == "one-coin": return kappa, np.trace(pool) / pool.sum()
+    rows = pool.sum(1)
+    return kappa * rows / rows.sum(), np.diag(pool) / rows
+
+def _channel_skills(N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
+    "The one-coin family's exact M-step through M: skills maximising the expected log-likelihood + log prior."
+    W, K = E.shape[:2]
+    per_class = model == "class-one-coin"
+    if model == "homogeneous": N = N.sum(0, keepdims=True)
+    d = np.einsum("wkk->wk", E)
+    s0 = d if per_class else d[:len(N), 0]
+    if np.allclose(E, 1 / K): s0 = np.full(s0.shape, .7)          # the first M-step: no skills yet
+    G, a, b, C = _skill_groups(M, per_class)
+    s = concave_skills(N.reshape(len(N), -1) @ G, a, b, C, *_skill_prior(model, kappa, pool), s0)
+    s = s if per_class else np.broadcast_to(s[:, 0], (W,)).copy()
+    return _one_coin_confusion(s, K), s
+
 # %% ../nbs/03_inference.ipynb #c7a1e013
 class DawidSkene(Aggregator):
     "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_` each worker's chance of a right answer."
     def __init__(self,
                  n_iter: int = 100,  # most EM iterations
                  tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
-                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
+                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares), 'spectral' or task posteriors
                  smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's M-step)
                  channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
                  model: Optional[str] = None,  # one of MODELS; None: 'full' (with a channel CHANNEL_DEFAULTS')
@@ -258,8 +299,9 @@ class DawidSkene(Aggregator):
             raise ValueError(f"smoothing applies to the full model; model={model!r} takes shrink= instead")
         if folds is not None and model != "auto": raise ValueError("folds applies to model='auto' only")
         if isinstance(init, list): init = np.asarray(init, dtype=np.float64)
-        if not (isinstance(init, np.ndarray) or init == "mv"):
-            raise ValueError(f"init must be 'mv' or an array of task posteriors (n_tasks × n_classes), got {init!r}")
+        if not (isinstance(init, np.ndarray) or init in INITS):
+            raise ValueError(f"init must be one of {INITS} or an array of task posteriors (n_tasks × n_classes), "
+                             f"got {init!r}")
         if model is not None and model not in MODELS:
             raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
         self.init, self.model = init, model
@@ -276,9 +318,15 @@ class DawidSkene(Aggregator):
         prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
         return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
 
-    def _init_array(self, n_tasks: int, K: int) -> Optional[np.ndarray]:
-        "`init` as a checked copy (EM writes into it), or None for the majority-vote start."
-        if isinstance(self.init, str): return None
+    def _class_prior(self, model: str, M: Optional[np.ndarray]) -> str:
+        "The class prior of `model`: the argument, else uniform for the homogeneous model, else the default."
+        if self.class_prior: return self.class_prior
+        return "uniform" if model == "homogeneous" else self._settings(M)[2]
+
+    def _init_array(self, A: Answers, M: Optional[np.ndarray]) -> Optional[np.ndarray]:
+        "`init` as a checked copy (EM writes into it), the spectral start, or None for the majority-vote start."
+        n_tasks, K = A.n_tasks, A.n_classes if M is None else len(M)
+        if isinstance(self.init, str): return _spectral_start(A, M) if self.init == "spectral" else None
         P = np.array(self.init, dtype=np.float64)
         if P.shape != (n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
             raise ValueError(f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array of rows on the simplex")
@@ -286,7 +334,8 @@ class DawidSkene(Aggregator):
 
     def _m_step(self, N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
                 pool: np.ndarray) -> tuple:
-        "New confusions (W, true c, answer x) and skills from the observed counts N; through a channel, one EM step."
+        "New confusions (W, c, x) and skills from the counts N; through a channel exact for the one-coin family."
+        if M is not None and model != "full": return _channel_skills(N, E, M, model, kappa, pool)
         return _fit_confusion(_true_counts(N, E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
@@ -319,7 +368,7 @@ class DawidSkene(Aggregator):
         for f in range(self.folds):
             train, test = A.select(fold != f), A.select(fold == f)
             S = _LocalEM(train)
-            prior, E = self._run(S, M, model, kappa, class_prior)[:2]
+            prior, E = self._run(S, M, model, kappa, class_prior, self._init_array(train, M))[:2]
             P = np.where(np.isnan(S.em_results()[1]), prior, S.P)
             O = E if M is None else E @ M
             like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
@@ -328,29 +377,30 @@ class DawidSkene(Aggregator):
 
     def _fit(self, A: Answers):
         M = _check_channel(self.channel, A.n_classes)
-        model, kappa, class_prior = self._settings(M)
+        model, kappa, _ = self._settings(M)
         self.selection_ = None
         if model == "auto":
-            self.selection_ = {m: self._heldout(A, M, m, kappa, class_prior) for m in MODELS[:-1]}
+            self.selection_ = {m: self._heldout(A, M, m, kappa, self._class_prior(m, M)) for m in MODELS[:-1]}
             model = max(self.selection_, key=self.selection_.get)
-        init = self._init_array(A.n_tasks, A.n_classes if M is None else len(M))
-        self._fit_on(_LocalEM(A), M, model, kappa, class_prior, init)
+        self._fit_on(_LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M))
 
     def _fit_dask(self, D: DaskAnswers):
-        if not isinstance(self.init, str):
-            raise ValueError("init as an array needs answers in memory; a Dask fit starts from init='mv'")
+        if not (isinstance(self.init, str) and self.init == "mv"):
+            raise ValueError("init as an array or 'spectral' needs answers in memory; a Dask fit starts from init='mv'")
         M = _check_channel(self.channel, D.n_classes)
-        model, kappa, class_prior = self._settings(M)
+        model, kappa, _ = self._settings(M)
         if model == "auto":
             raise ValueError("model='auto' needs answers in memory (it refits on held-out folds); "
-                             "name the model on Dask: 'full', 'class-one-coin' or 'one-coin'")
+                             "name the model on Dask: 'full', 'class-one-coin', 'one-coin' or 'homogeneous'")
         self.selection_ = None
-        self._fit_on(D, M, model, kappa, class_prior)
+        self._fit_on(D, M, model, kappa, self._class_prior(model, M))
 
     def _fit_on(self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None):
         "Run EM on the statistics `S` and set the fitted attributes."
         prior, E, skills, history, self.converged_ = self._run(S, M, model, kappa, class_prior, init)
         self.labels_, self.proba_ = S.em_results()
+        if model == "homogeneous":                 # majority vote's ties: posteriors within 1e-9 go to the first class
+            self.labels_ = np.where(self.labels_ < 0, -1, best_classes(np.nan_to_num(self.proba_), 1e-9).argmax(1))
         self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
         self.skills_ = _worker_skills(E, skills, prior)
@@ -368,6 +418,161 @@ class OneCoinDawidSkene(DawidSkene):
                  shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
                  class_prior: Optional[str] = None):  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
         super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink, class_prior=class_prior)
+
+# %% ../nbs/03_inference.ipynb #90ea7d20
+def _group_sums(A: Answers, groups: np.ndarray) -> list:
+    "Per group g of workers, the tasks × L sums of its workers' one-hot answers (Zhang et al.'s Z_g)."
+    L = A.n_classes
+    return [np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L).reshape(A.n_tasks, L).astype(float)
+            for m in (groups[A.worker] == g for g in range(3))]
+
+def _rank_pinv(S: np.ndarray, K: int) -> np.ndarray:
+    "Pseudo-inverse of S keeping its K largest singular values."
+    U, s, Vt = np.linalg.svd(S)
+    return (Vt[:K].T / s[:K]) @ U[:, :K].T
+
+def _tensor_power(T: np.ndarray, K: int, rng: np.random.Generator, starts: int = 20, iters: int = 50) -> tuple:
+    "Robust tensor power method (Anandkumar et al. 2014, Alg. 1), all starts at once: eigenvalues, eigenvectors."
+    lams, vecs = [], []
+    for _ in range(K):
+        V = rng.normal(size=(starts, K))
+        V /= np.linalg.norm(V, axis=1, keepdims=True)
+        for _ in range(iters):
+            V = np.einsum("abc,sb,sc->sa", T, V, V)
+            V /= np.maximum(np.linalg.norm(V, axis=1, keepdims=True), 1e-300)
+        v = V[np.argmax(np.einsum("abc,sa,sb,sc->s", T, V, V, V))]
+        for _ in range(iters):
+            v = np.einsum("abc,b,c->a", T, v, v)
+            v /= max(np.linalg.norm(v), 1e-300)
+        lam = np.einsum("abc,a,b,c->", T, v, v, v)
+        lams.append(lam); vecs.append(v)
+        T = T - lam * np.einsum("a,b,c->abc", v, v, v)                # deflate
+    return np.array(lams), np.array(vecs)
+
+def _symmetrise(T: np.ndarray) -> np.ndarray:
+    "The mean of a 3-way tensor over the six orders of its axes."
+    return sum(T.transpose(p) for p in itertools.permutations(range(3))) / 6
+
+def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng) -> tuple:
+    "Stage 1 of Zhang et al.'s Alg. 1 for view c: its expected sums per class (K×L, unordered) and class weights."
+    n = len(Za)
+    Za2 = Za @ ((Zc.T @ Zb / n) @ _rank_pinv(Za.T @ Zb / n, K)).T          # views a and b mapped onto view c
+    Zb2 = Zb @ ((Zc.T @ Za / n) @ _rank_pinv(Zb.T @ Za / n, K)).T
+    M2 = Za2.T @ Zb2 / n
+    U, s, _ = np.linalg.svd((M2 + M2.T) / 2)
+    Q = U[:, :K] / np.sqrt(s[:K])                                          # whitening: Q' M2 Q = I
+    T = _symmetrise(np.einsum("na,nb,nc->abc", Za2 @ Q, Zb2 @ Q, Zc @ Q) / n)
+    lam, V = _tensor_power(T, K, rng)
+    return (lam[:, None] * V) @ np.linalg.pinv(Q), 1 / np.maximum(lam, 1e-12) ** 2
+
+def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
+    "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L) and class prior from moments of three worker groups."
+    rng, L = np.random.default_rng(0), A.n_classes
+    K = L if M is None else len(M)
+    groups = np.arange(A.n_workers) % 3
+    Z = _group_sums(A, groups)
+    C, w = [], []
+    for g in range(3):
+        mu, wg = _view_confusion(Z[(g + 1) % 3], Z[(g + 2) % 3], Z[g], K, rng)
+        score = (mu / np.maximum(mu.sum(1, keepdims=True), 1e-12)) @ (np.eye(K) if M is None else M).T
+        h, c = linear_sum_assignment(-score)                               # component h is class c
+        order = h[np.argsort(c)]
+        C.append(mu[order]); w.append(wg[order])
+    w = np.clip(np.mean(w, 0), 1 / (10 * K), 1.0)                         # floored as _fixed_prior does
+    w = w / w.sum()
+    return _worker_confusions(A, Z, np.array(C), w, groups), w
+
+def _worker_confusions(A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    "Stage 2: each worker's observed confusion from its answers against the sums of the two other groups."
+    L, K = A.n_classes, C.shape[1]
+    other = sum(Z)[A.task] - np.stack(Z)[groups[A.worker], A.task]          # answers × L
+    keys = A.worker.astype(np.int64) * L + A.value
+    S = sp.csr_matrix((np.ones(A.n_answers), (keys, np.arange(A.n_answers))), shape=(A.n_workers * L, A.n_answers))
+    S = (S @ other).reshape(A.n_workers, L, L) / A.n_tasks                 # E[z_w ⊗ Z_other]
+    O = np.empty((A.n_workers, K, L))
+    for g in range(3):
+        O[groups == g] = np.einsum("wzy,yk->wkz", S[groups == g], np.linalg.pinv(w[:, None] * (C.sum(0) - C[g])))
+    O = np.maximum(O, 1e-6)
+    return O / O.sum(2, keepdims=True)
+
+def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
+    "Task posteriors from one E-step through the spectral confusions: the start EM runs from (uniform if unanswered)."
+    O, w = _spectral_confusions(A, M)
+    X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
+    P, _ = e_step(X, np.log(O), np.log(w))
+    P[~has_answers(A.task, A.n_tasks)] = 1 / len(w)
+    if not np.isfinite(P).all(): raise ValueError("init='spectral' failed on these answers (non-finite moments)")
+    return P
+
+# %% ../nbs/03_inference.ipynb #d04c69fa
+def _flip_nodes(a: float, b: float, n: int) -> tuple:
+    "Gauss–Legendre nodes on [a, b] and their weights (summing to 1): the draw p ~ U(a, b) on n points."
+    x, w = np.polynomial.legendre.leggauss(n)
+    return a + (b - a) * (x + 1) / 2, w / w.sum()
+
+def _flip_channel(p: float, K: int) -> np.ndarray:
+    "K×K flip channel: the answer kept with probability 1 − p, else one of the other K − 1 classes uniformly."
+    return np.where(np.eye(K, dtype=bool), 1 - p, p / (K - 1))
+
+def _node_skills(s: np.ndarray, p: np.ndarray, K: int) -> np.ndarray:
+    "Pr(reported answer right), per (worker, node): own skill s behind a flip p is right w.p. s(1−p) + (1−s)p/(K−1)."
+    return np.clip(s[:, None] * (1 - p) + (1 - s[:, None]) * p / (K - 1), EPS, 1 - EPS)
+
+class TwoLayerDawidSkene(DawidSkene):
+    "One-coin workers behind Li et al.'s two-layer mechanism: each worker's flip p ~ U(a, b) integrated out."
+    def __init__(self,
+                 a: float,  # the flip probability is drawn once per worker from U(a, b)
+                 b: float,
+                 n_iter: int = 100,  # most EM iterations
+                 tol: float = 1e-6,  # stop when the bound rises by less than `tol` × its size
+                 shrink: float = 4.0,  # pseudo-answers per worker, scaled by the mean channel's contrast
+                 nodes: int = 5):  # quadrature points for the draw
+        super().__init__(n_iter, tol, model="one-coin", shrink=shrink)
+        self.a, self.b = check_real(a, "a"), check_real(b, "b")
+        if not 0 <= self.a <= self.b <= 1: raise ValueError(f"a and b must satisfy 0 ≤ a ≤ b ≤ 1, got a={a}, b={b}")
+        self.nodes = check_count(nodes, "nodes")
+
+    def _workers(self, R: np.ndarray, n: np.ndarray, s: np.ndarray, p: np.ndarray, w: np.ndarray, K: int,
+                 pseudo: float, target: float) -> tuple:
+        "Coordinate ascent for the workers given the tasks: posterior over the nodes, then own skills (3 rounds)."
+        ga, gb = np.r_[p / (K - 1), 1 - p / (K - 1)], np.r_[1 - p - p / (K - 1), -(1 - p - p / (K - 1))]
+        for _ in range(3):
+            r = _node_skills(s, p, K)
+            q, _ = softmax_rows(R[:, None] * np.log(r) + (n - R)[:, None] * np.log((1 - r) / (K - 1)) + np.log(w))
+            n_g = np.c_[q * R[:, None], q * (n - R)[:, None]]         # expected right and wrong answers per node
+            s = concave_skills(n_g, ga, gb, np.ones((len(ga), 1)), pseudo, target, s)[:, 0]
+        return q, s
+
+    def _fit(self, A: Answers): self._fit_stats(_LocalEM(A))
+
+    def _fit_dask(self, D: DaskAnswers): self._fit_stats(D)
+
+    def _fit_stats(self, S):
+        "Mean-field EM on the statistics `S` (in memory or on Dask); sets the fitted attributes."
+        K, W = S.n_classes, S.n_workers
+        p, w = _flip_nodes(self.a, self.b, self.nodes)
+        M = _flip_channel((self.a + self.b) / 2, K)                    # the mean channel: the start and the shrinkage
+        N, total, answered = S.em_start(_log_channel(M))
+        n, R = N.sum((1, 2)), np.einsum("wkk->w", N)
+        kappa = self.shrink / _channel_contrast(M) ** 2
+        pseudo, target = _skill_prior("one-coin", kappa, _pooled_confusion(N.sum(0), M))
+        prior, history, converged = total / answered, [], False
+        q, s = self._workers(R, n, np.full(W, .7), p, w, K, pseudo, target)
+        for it in range(self.n_iter):
+            r = _node_skills(s, p, K)
+            right, wrong = (q * np.log(r)).sum(1), (q * np.log((1 - r) / (K - 1))).sum(1)
+            log_conf = np.where(np.eye(K, dtype=bool), right[:, None, None], wrong[:, None, None])
+            N, total, answered, ll = S.em_round(log_conf, np.log(prior))
+            kl = float((q * (np.log(np.maximum(q, 1e-300)) - np.log(w))).sum())
+            history.append(ll - kl + float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum()))
+            prior, R = total / answered, np.einsum("wkk->w", N)
+            q, s = self._workers(R, n, s, p, w, K, pseudo, target)
+            converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])
+            if converged: break
+        self.labels_, self.proba_ = S.em_results()
+        self.skills_, self.flip_posterior_, self.flip_nodes_, self.prior_ = s, q, p, prior
+        self.confusion_ = _one_coin_confusion(s, K)
+        self.n_iter_, self.converged_, self.log_likelihood_ = len(history), converged, np.array(history)
 
 # %% ../nbs/03_inference.ipynb #cc1ae387
 def _check_soft_init(init) -> Union[str, np.ndarray]:

@@ -16,9 +16,9 @@ import scipy.sparse as sp
 # %% auto #0
 __all__ = ['EPS', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'MAD_SIGMA', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts',
            'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view',
-           'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'posterior_sums', 'task_mean', 'task_std',
-           'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation',
-           'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights']
+           'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums',
+           'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median',
+           'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -167,6 +167,28 @@ def blocked_log(E: np.ndarray) -> np.ndarray:
     out = np.empty_like(E)
     in_blocks(lambda s: np.log(E[s], out=out[s]), even_blocks(len(E), E.size))
     return out
+
+# %% ../nbs/03a_kernels.ipynb #d4ec3a60
+def concave_skills(n: np.ndarray, a: np.ndarray, b: np.ndarray, C: np.ndarray, pseudo, target, s0: np.ndarray,
+                   iters: int = 50) -> np.ndarray:
+    "Skills s (rows × classes) maximising Σ_g n[·, g] log(a_g + s·b_g) + pseudo·(target log s + (1−target) log(1−s))."
+    def slope_curve(s):
+        r = b / (a + (s @ C.T) * b)
+        return ((n * r) @ C + pseudo * (target / s - (1 - target) / (1 - s)),
+                -(n * r * r) @ C - pseudo * (target / s ** 2 + (1 - target) / (1 - s) ** 2))
+    s = np.clip(np.asarray(s0, dtype=float).reshape(len(n), -1), .01, .99)
+    lo, hi = np.full_like(s, EPS), np.full_like(s, 1 - EPS)
+    at_hi, at_lo = slope_curve(hi)[0] >= 0, slope_curve(lo)[0] <= 0     # the maximum on the boundary
+    for _ in range(iters):
+        slope, curve = slope_curve(s)
+        lo, hi = np.where(slope > 0, s, lo), np.where(slope > 0, hi, s)
+        with np.errstate(divide="ignore", invalid="ignore"): step = s - slope / curve
+        new = np.where(slope == 0, s, np.where((step >= lo) & (step <= hi), step, (lo + hi) / 2))  # no data: stays
+        new = np.where(at_hi, 1 - EPS, np.where(at_lo & ~at_hi, EPS, new))
+        done = np.abs(new - s).max() < 1e-10
+        s = new
+        if done: break
+    return s
 
 # %% ../nbs/03a_kernels.ipynb #c9341d85
 def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
