@@ -386,7 +386,7 @@ class DawidSkene(Aggregator):
 
     def _fit_dask(self, D: DaskAnswers):
         if not (isinstance(self.init, str) and self.init == "mv"):
-            raise ValueError("init as an array or 'spectral' needs answers in memory; a Dask fit starts from init='mv'")
+            raise ValueError("init as an array needs answers in memory, and so does 'spectral'; a Dask fit starts from init='mv'")
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
         if model == "auto":
