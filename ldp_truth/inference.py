@@ -224,8 +224,9 @@ def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, p
 
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
-    if model == "one-coin": return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *_skill_prior(model, kappa, pool))
-    return (np.einsum("wkk->wk", Nt), Nt.sum(2), *_skill_prior(model, kappa, pool))
+    prior = _skill_prior(model, kappa, pool)
+    if model == "one-coin": return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *prior)
+    return (np.einsum("wkk->wk", Nt), Nt.sum(2), *prior)
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
     "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
@@ -245,12 +246,12 @@ CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSk
 
 # %% ../nbs/03_inference.ipynb #24eb6b97
 def _skill_terms(M: np.ndarray) -> tuple:
-    "Pr(observed z | true c) = a[c, z] + s·b[c, z] for a one-coin worker of own skill s behind the channel M (K×L)."
+    "Pr(observed z | true c) = a[c, z] + s·b[c, z] for a one-coin worker of own skill s behind M (K×L)."
     a = (M.sum(0, keepdims=True) - M) / (len(M) - 1)
     return a, M - a
 
 def _skill_groups(M: np.ndarray, per_class: bool) -> tuple:
-    "Cells of M with equal (a, b) (per true class if `per_class`): cell → group indicator, a, b, group → class."
+    "Cells of M with equal (a, b) (per true class if `per_class`): cell→group indicator, a, b, group→class."
     a, b = _skill_terms(M)
     K, L = M.shape
     keys = np.stack([np.repeat(np.arange(K), L) if per_class else np.zeros(K * L), a.ravel(), b.ravel()], 1)
@@ -267,7 +268,8 @@ def _skill_prior(model: str, kappa: float, pool: np.ndarray) -> tuple:
     rows = pool.sum(1)
     return kappa * rows / rows.sum(), np.diag(pool) / rows
 
-def _channel_skills(N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
+def _channel_skills(N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float,
+                    pool: np.ndarray) -> tuple:
     "The one-coin family's exact M-step through M: skills maximising the expected log-likelihood + log prior."
     W, K = E.shape[:2]
     per_class = model == "class-one-coin"
@@ -380,13 +382,15 @@ class DawidSkene(Aggregator):
         model, kappa, _ = self._settings(M)
         self.selection_ = None
         if model == "auto":
-            self.selection_ = {m: self._heldout(A, M, m, kappa, self._class_prior(m, M)) for m in MODELS[:-1]}
+            self.selection_ = {m: self._heldout(A, M, m, kappa, self._class_prior(m, M))
+                               for m in MODELS[:-1]}
             model = max(self.selection_, key=self.selection_.get)
         self._fit_on(_LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M))
 
     def _fit_dask(self, D: DaskAnswers):
         if not (isinstance(self.init, str) and self.init == "mv"):
-            raise ValueError("init as an array needs answers in memory, and so does 'spectral'; a Dask fit starts from init='mv'")
+            raise ValueError("init as an array needs answers in memory, and so does 'spectral'; "
+                             "a Dask fit starts from init='mv'")
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
         if model == "auto":
@@ -399,8 +403,9 @@ class DawidSkene(Aggregator):
         "Run EM on the statistics `S` and set the fitted attributes."
         prior, E, skills, history, self.converged_ = self._run(S, M, model, kappa, class_prior, init)
         self.labels_, self.proba_ = S.em_results()
-        if model == "homogeneous":                 # majority vote's ties: posteriors within 1e-9 go to the first class
-            self.labels_ = np.where(self.labels_ < 0, -1, best_classes(np.nan_to_num(self.proba_), 1e-9).argmax(1))
+        if model == "homogeneous":                 # majority vote's ties: within 1e-9 the first class wins
+            first = best_classes(np.nan_to_num(self.proba_), 1e-9).argmax(1)
+            self.labels_ = np.where(self.labels_ < 0, -1, first)
         self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
         self.skills_ = _worker_skills(E, skills, prior)
@@ -423,16 +428,18 @@ class OneCoinDawidSkene(DawidSkene):
 def _group_sums(A: Answers, groups: np.ndarray) -> list:
     "Per group g of workers, the tasks × L sums of its workers' one-hot answers (Zhang et al.'s Z_g)."
     L = A.n_classes
-    return [np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L).reshape(A.n_tasks, L).astype(float)
-            for m in (groups[A.worker] == g for g in range(3))]
+    sums = (np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L)
+            for m in (groups[A.worker] == g for g in range(3)))
+    return [s.reshape(A.n_tasks, L).astype(float) for s in sums]
 
 def _rank_pinv(S: np.ndarray, K: int) -> np.ndarray:
     "Pseudo-inverse of S keeping its K largest singular values."
     U, s, Vt = np.linalg.svd(S)
     return (Vt[:K].T / s[:K]) @ U[:, :K].T
 
-def _tensor_power(T: np.ndarray, K: int, rng: np.random.Generator, starts: int = 20, iters: int = 50) -> tuple:
-    "Robust tensor power method (Anandkumar et al. 2014, Alg. 1), all starts at once: eigenvalues, eigenvectors."
+def _tensor_power(T: np.ndarray, K: int, rng: np.random.Generator, starts: int = 20,
+                  iters: int = 50) -> tuple:
+    "Robust tensor power method (Anandkumar et al. 2014, Alg. 1), all starts at once: eigenpairs."
     lams, vecs = [], []
     for _ in range(K):
         V = rng.normal(size=(starts, K))
@@ -454,7 +461,7 @@ def _symmetrise(T: np.ndarray) -> np.ndarray:
     return sum(T.transpose(p) for p in itertools.permutations(range(3))) / 6
 
 def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng) -> tuple:
-    "Stage 1 of Zhang et al.'s Alg. 1 for view c: its expected sums per class (K×L, unordered) and class weights."
+    "Stage 1 of Zhang et al.'s Alg. 1 for view c: expected sums per class (K×L, unordered), class weights."
     n = len(Za)
     Za2 = Za @ ((Zc.T @ Zb / n) @ _rank_pinv(Za.T @ Zb / n, K)).T          # views a and b mapped onto view c
     Zb2 = Zb @ ((Zc.T @ Za / n) @ _rank_pinv(Zb.T @ Za / n, K)).T
@@ -466,7 +473,7 @@ def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng)
     return (lam[:, None] * V) @ np.linalg.pinv(Q), 1 / np.maximum(lam, 1e-12) ** 2
 
 def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
-    "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L) and class prior from moments of three worker groups."
+    "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L), class prior, from three worker groups."
     rng, L = np.random.default_rng(0), A.n_classes
     K = L if M is None else len(M)
     groups = np.arange(A.n_workers) % 3
@@ -487,21 +494,24 @@ def _worker_confusions(A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups
     L, K = A.n_classes, C.shape[1]
     other = sum(Z)[A.task] - np.stack(Z)[groups[A.worker], A.task]          # answers × L
     keys = A.worker.astype(np.int64) * L + A.value
-    S = sp.csr_matrix((np.ones(A.n_answers), (keys, np.arange(A.n_answers))), shape=(A.n_workers * L, A.n_answers))
+    S = sp.csr_matrix((np.ones(A.n_answers), (keys, np.arange(A.n_answers))),
+                      shape=(A.n_workers * L, A.n_answers))
     S = (S @ other).reshape(A.n_workers, L, L) / A.n_tasks                 # E[z_w ⊗ Z_other]
     O = np.empty((A.n_workers, K, L))
     for g in range(3):
-        O[groups == g] = np.einsum("wzy,yk->wkz", S[groups == g], np.linalg.pinv(w[:, None] * (C.sum(0) - C[g])))
+        inverse = np.linalg.pinv(w[:, None] * (C.sum(0) - C[g]))
+        O[groups == g] = np.einsum("wzy,yk->wkz", S[groups == g], inverse)
     O = np.maximum(O, 1e-6)
     return O / O.sum(2, keepdims=True)
 
 def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
-    "Task posteriors from one E-step through the spectral confusions: the start EM runs from (uniform if unanswered)."
+    "Task posteriors from one E-step through the spectral confusions: EM's start (uniform if unanswered)."
     O, w = _spectral_confusions(A, M)
     X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
     P, _ = e_step(X, np.log(O), np.log(w))
     P[~has_answers(A.task, A.n_tasks)] = 1 / len(w)
-    if not np.isfinite(P).all(): raise ValueError("init='spectral' failed on these answers (non-finite moments)")
+    if not np.isfinite(P).all():
+        raise ValueError("init='spectral' failed on these answers (non-finite moments)")
     return P
 
 # %% ../nbs/03_inference.ipynb #d04c69fa
@@ -515,7 +525,7 @@ def _flip_channel(p: float, K: int) -> np.ndarray:
     return np.where(np.eye(K, dtype=bool), 1 - p, p / (K - 1))
 
 def _node_skills(s: np.ndarray, p: np.ndarray, K: int) -> np.ndarray:
-    "Pr(reported answer right), per (worker, node): own skill s behind a flip p is right w.p. s(1−p) + (1−s)p/(K−1)."
+    "Pr(reported answer right) per (worker, node): s(1−p) + (1−s)p/(K−1) for own skill s, flip p."
     return np.clip(s[:, None] * (1 - p) + (1 - s[:, None]) * p / (K - 1), EPS, 1 - EPS)
 
 class TwoLayerDawidSkene(DawidSkene):
@@ -529,16 +539,18 @@ class TwoLayerDawidSkene(DawidSkene):
                  nodes: int = 5):  # quadrature points for the draw
         super().__init__(n_iter, tol, model="one-coin", shrink=shrink)
         self.a, self.b = check_real(a, "a"), check_real(b, "b")
-        if not 0 <= self.a <= self.b <= 1: raise ValueError(f"a and b must satisfy 0 ≤ a ≤ b ≤ 1, got a={a}, b={b}")
+        if not 0 <= self.a <= self.b <= 1:
+            raise ValueError(f"a and b must satisfy 0 ≤ a ≤ b ≤ 1, got a={a}, b={b}")
         self.nodes = check_count(nodes, "nodes")
 
     def _workers(self, R: np.ndarray, n: np.ndarray, s: np.ndarray, p: np.ndarray, w: np.ndarray, K: int,
                  pseudo: float, target: float) -> tuple:
-        "Coordinate ascent for the workers given the tasks: posterior over the nodes, then own skills (3 rounds)."
+        "Coordinate ascent for the workers given the tasks: posterior over the nodes, then skills (3 rounds)."
         ga, gb = np.r_[p / (K - 1), 1 - p / (K - 1)], np.r_[1 - p - p / (K - 1), -(1 - p - p / (K - 1))]
         for _ in range(3):
             r = _node_skills(s, p, K)
-            q, _ = softmax_rows(R[:, None] * np.log(r) + (n - R)[:, None] * np.log((1 - r) / (K - 1)) + np.log(w))
+            wrong = (n - R)[:, None] * np.log((1 - r) / (K - 1))
+            q, _ = softmax_rows(R[:, None] * np.log(r) + wrong + np.log(w))
             n_g = np.c_[q * R[:, None], q * (n - R)[:, None]]         # expected right and wrong answers per node
             s = concave_skills(n_g, ga, gb, np.ones((len(ga), 1)), pseudo, target, s)[:, 0]
         return q, s
@@ -551,7 +563,7 @@ class TwoLayerDawidSkene(DawidSkene):
         "Mean-field EM on the statistics `S` (in memory or on Dask); sets the fitted attributes."
         K, W = S.n_classes, S.n_workers
         p, w = _flip_nodes(self.a, self.b, self.nodes)
-        M = _flip_channel((self.a + self.b) / 2, K)                    # the mean channel: the start and the shrinkage
+        M = _flip_channel((self.a + self.b) / 2, K)          # the mean channel: the start and the shrinkage
         N, total, answered = S.em_start(_log_channel(M))
         n, R = N.sum((1, 2)), np.einsum("wkk->w", N)
         kappa = self.shrink / _channel_contrast(M) ** 2
@@ -564,7 +576,8 @@ class TwoLayerDawidSkene(DawidSkene):
             log_conf = np.where(np.eye(K, dtype=bool), right[:, None, None], wrong[:, None, None])
             N, total, answered, ll = S.em_round(log_conf, np.log(prior))
             kl = float((q * (np.log(np.maximum(q, 1e-300)) - np.log(w))).sum())
-            history.append(ll - kl + float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum()))
+            log_beta = float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
+            history.append(ll - kl + log_beta)
             prior, R = total / answered, np.einsum("wkk->w", N)
             q, s = self._workers(R, n, s, p, w, K, pseudo, target)
             converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])

@@ -171,7 +171,7 @@ def blocked_log(E: np.ndarray) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #d4ec3a60
 def concave_skills(n: np.ndarray, a: np.ndarray, b: np.ndarray, C: np.ndarray, pseudo, target, s0: np.ndarray,
                    iters: int = 50) -> np.ndarray:
-    "Skills s (rows × classes) maximising Σ_g n[·, g] log(a_g + s·b_g) + pseudo·(target log s + (1−target) log(1−s))."
+    "Skills s (rows × classes) maximising Σ_g n[·,g] log(a_g + s·b_g) + pseudo·(t log s + (1−t) log(1−s))."
     def slope_curve(s):
         r = b / (a + (s @ C.T) * b)
         return ((n * r) @ C + pseudo * (target / s - (1 - target) / (1 - s)),
@@ -183,7 +183,8 @@ def concave_skills(n: np.ndarray, a: np.ndarray, b: np.ndarray, C: np.ndarray, p
         slope, curve = slope_curve(s)
         lo, hi = np.where(slope > 0, s, lo), np.where(slope > 0, hi, s)
         with np.errstate(divide="ignore", invalid="ignore"): step = s - slope / curve
-        new = np.where(slope == 0, s, np.where((step >= lo) & (step <= hi), step, (lo + hi) / 2))  # no data: stays
+        inside = np.where((step >= lo) & (step <= hi), step, (lo + hi) / 2)
+        new = np.where(slope == 0, s, inside)                            # no data: stays
         new = np.where(at_hi, 1 - EPS, np.where(at_lo & ~at_hi, EPS, new))
         done = np.abs(new - s).max() < 1e-10
         s = new
