@@ -14,7 +14,8 @@ from .data import (Answers, RngLike, as_generator, check_count, check_nonnegativ
                             check_positive_or_inf, check_real)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights,
-                               e_step, has_answers, huber_rho, huber_step, largest_change, moderated_scale, normalise_confusion, observed_counts, onehot,
+                               e_step, has_answers, huber_rho, huber_step, largest_change, moderated_scale,
+                               normalise_confusion, observed_counts, onehot,
                                posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
@@ -612,7 +613,7 @@ class _LocalCRH:
         with np.errstate(invalid="ignore"): return self.labels, self.scores / self.scores.sum(1, keepdims=True)
 
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH, source weights from total loss; truth = weighted median (claims), Huber or plain weighted mean (readings), or weighted vote."
+    "Li et al. SIGMOD'14 CRH: weighted median (claims), Huber or plain weighted mean (readings), weighted vote."
     kinds = ("categorical", "continuous")
     def __init__(self,
                  n_iter: int = 100,  # most iterations
@@ -646,7 +647,7 @@ class CRH(Aggregator):
         self._set_fitted(w, it + 1, changed, changed == 0)
 
     def _fit_continuous(self, S):
-        "Absolute loss (capped) → weighted median; huber (capped) → Huber M-estimate; squared (task std) → weighted mean."
+        "Absolute loss → weighted median; huber → Huber M-estimate (both capped); squared → weighted mean."
         total = S.crh_start(self.loss == "squared", self.cap)
         for it in range(self.n_iter):
             w = crh_weights(total)
@@ -663,7 +664,7 @@ class CRH(Aggregator):
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
 class GTM(Aggregator):
-    "Zhao & Han's Gaussian measurement model (readings: judge by MAE), EM on z-scores: `variances_` σ_w², `skills_` 1/σ_w²."
+    "Zhao & Han's Gaussian measurement model (readings, judge by MAE): `variances_` σ_w², `skills_` 1/σ_w²."
     kinds = ("continuous",)
     def __init__(self,
                  n_iter: int = 100,  # most EM iterations
@@ -685,7 +686,7 @@ class GTM(Aggregator):
         self.bounds = self._check_bounds(bounds)
 
     def _standardiser(self, A: Answers) -> tuple:
-        "Each task's centre and unit: median and moderated MAD, or (robust=False, Zhao & Han) mean and std (1 where 0)."
+        "Each task's centre and unit: median and moderated MAD, or (robust=False) mean and std (1 where 0)."
         if self.robust:
             by_task = sort_by_task(A.task, A.value, A.n_tasks)
             centre = task_median(by_task)
@@ -695,19 +696,21 @@ class GTM(Aggregator):
         return centre, np.where(spread > 0, spread, 1.0)
 
     def _em_step(self, A: Answers, z: np.ndarray, n: np.ndarray, mu: np.ndarray, post_var: np.ndarray) -> tuple:
-        "One EM step: M-step σ_w² from each worker's inliers, E-step each truth's N(mean, var); ((mean, var), σ_w²)."
+        "One EM step: M-step σ_w² from the worker's inliers, E-step each truth's N(mean, var); ((mean, var), σ_w²)."
         r2 = z - mu[A.task]
         r2 *= r2
         out = r2 > self.outlier ** 2                         # an outlier: no say in its truth nor in its worker's σ²
         r2 += post_var[A.task]
         r2[out] = 0.0
         n_in = n - np.bincount(A.worker[out], minlength=A.n_workers) if out.any() else n
-        var = (2 * self.beta + np.bincount(A.worker, weights=r2, minlength=A.n_workers)) / (2 * (self.alpha + 1) + n_in)
+        sq = np.bincount(A.worker, weights=r2, minlength=A.n_workers)
+        var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n_in)      # M-step: posterior mode of σ_w²
         inv = 1 / var[A.worker]
         inv[out] = 0.0
         prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
         inv *= z
-        return ((self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)) / prec, 1 / prec), var
+        mean = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)) / prec
+        return (mean, 1 / prec), var
 
     def _fit(self, A: Answers):
         centre, spread = self._standardiser(A)

@@ -235,7 +235,7 @@ if njit is not None:
     _sort_by_task_loop = njit(cache=True, nogil=True)(_sort_by_task_loop)
 
 def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
-    "Answers sorted by (task, value), ties in answer order: (order, each task's start and count, sorted values, sorted tasks)."
+    "Answers sorted by (task, value), ties in answer order: (order, task starts, counts, values, tasks)."
     sort = _sort_by_task_numpy if njit is None else _sort_by_task_loop
     order, start, count = sort(task, value, n_tasks)
     return order, start, count, value[order], task[order]
