@@ -25,9 +25,9 @@ from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
-__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'default_aggregators',
-           'score', 'evaluate', 'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores', 'sweep', 'plot_tradeoff',
-           'summary_table']
+__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'TASK_SCORE_COLUMNS',
+           'default_aggregators', 'score', 'evaluate', 'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores',
+           'task_scores', 'sweep', 'plot_tradeoff', 'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {
@@ -133,6 +133,14 @@ def plot_scores(table: pd.DataFrame, metric: str, ax=None):
 METRIC_FUNCTIONS = {"accuracy": accuracy, "error_rate": error_rate, "MAE": mae}
 SWEEP_COLUMNS = ["dataset", "kind", "mechanism", "aggregator", "epsilon", "trial", "metric", "value", "clean", "change",
                  "seconds", "privatize_seconds"]
+TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
+
+def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarray:
+    "Each task with known truth, in task order: the score whose mean is `metric` (1/0 right, 0/1 wrong, |error|)."
+    known = ~np.isnan(truth)
+    if metric == "MAE": return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])
+    right = np.asarray(labels)[known] == truth[known]                 # an unanswered task (-1) is wrong
+    return (right if metric == "accuracy" else ~right).astype(np.float64)
 
 def _n_required(f: Callable) -> int:
     "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
@@ -179,24 +187,27 @@ class _Plan:
     aggregators: dict
     metric: Optional[str]
     cells: list            # (dataset name, mechanism name, epsilon, trial, SeedSequence)
+    keep_scores: bool = False
 
 def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
     "The metric's name: `metric`, or accuracy / MAE by the kind of the answers."
     return METRICS[ds.answers.kind] if metric is None else metric
 
-def _make_aggregator(make: Callable, mechanism: Mechanism) -> Aggregator:
-    "Call an aggregator factory, passing the mechanism to one that takes an argument."
-    agg = make(mechanism) if _n_required(make) == 1 else make()
+def _make_aggregator(make: Callable, mechanism: Mechanism, ds: Dataset) -> Aggregator:
+    "Call an aggregator factory with nothing, the mechanism, or the mechanism and the dataset (as many as it takes)."
+    agg = (make, lambda: make(mechanism), lambda: make(mechanism, ds))[_n_required(make)]()
     if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
     return agg
 
-def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str) -> tuple:
-    "(metric value, seconds) of one aggregator fitted on `answers`."
-    agg = _make_aggregator(make, mechanism)
+def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str,
+               keep_scores: bool = False) -> tuple:
+    "(metric value, seconds, per-task scores or None) of one aggregator fitted on `answers`."
+    agg = _make_aggregator(make, mechanism, ds)
     t = time.perf_counter()
     labels = agg.fit(answers).labels_
     seconds = time.perf_counter() - t
-    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds
+    scores = task_scores(labels, ds.truth, metric).astype(np.float32) if keep_scores else None
+    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds, scores
 
 def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
     "Call a mechanism factory with ε (and the dataset, if it takes two arguments)."
@@ -215,8 +226,8 @@ def _run_cell(plan: _Plan, i: int) -> list:
     metric = _metric_of(ds, plan.metric)
     rows = []
     for aname, make in plan.aggregators.items():
-        value, seconds = _fit_score(make, mech, private, ds, metric)
-        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv))
+        value, seconds, scores = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
+        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv, scores))
     return rows
 
 def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
@@ -224,13 +235,14 @@ def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
     return [r for i in idx for r in _run_cell(plan, i)]
 
 def _clean_values(plan: _Plan) -> dict:
-    "(dataset, aggregator) → the aggregator's metric on the original answers (a mechanism-aware factory gets NoPrivacy)."
+    "(dataset, aggregator) → (metric, per-task scores or None) without privacy (a channel-aware factory gets NoPrivacy)."
     out = {}
     for dname, ds in plan.datasets.items():
         A = ds.answers
         clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
         for aname, make in plan.aggregators.items():
-            out[dname, aname] = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric))[0]
+            value, _, scores = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores)
+            out[dname, aname] = value, scores
     return out
 
 # %% ../nbs/06_experiments.ipynb #75396d3c
@@ -275,11 +287,11 @@ def _execute(plan: _Plan, n_jobs: int, client, progress: bool) -> list:
 
 # %% ../nbs/06_experiments.ipynb #7d40c390
 def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10, seed: int = 0, n_jobs: int = 1,
-          client=None, progress: bool = True, metric: Optional[str] = None) -> pd.DataFrame:
+          client=None, progress: bool = True, metric: Optional[str] = None, task_scores: bool = False) -> pd.DataFrame:
     "Privacy–utility table: every dataset × mechanism(ε) × trial perturbed once, every aggregator scored on it."
     datasets = _named_datasets(data)
     mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
-    aggregators = _factories(aggregators, "aggregators", (0, 1))
+    aggregators = _factories(aggregators, "aggregators", (0, 1, 2))
     eps, trials = _epsilons(epsilons), check_count(trials, "trials")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
@@ -291,13 +303,15 @@ def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10,
     seqs = np.random.SeedSequence(int(seed)).spawn(len(grid))
     for d in datasets:                       # a bad ε or factory fails here, before any work is done
         for m in mechanisms: [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
-    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)])
+    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)], bool(task_scores))
     clean = _clean_values(plan)
     rows = _execute(plan, n_jobs, client, progress)
-    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")])
-    df.insert(8, "clean", [clean[d, a] for d, a in zip(df.dataset, df.aggregator)])
+    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")] + ["task_scores"])
+    keys = list(zip(df.dataset, df.aggregator))
+    df.insert(8, "clean", [clean[k][0] for k in keys])
     df.insert(9, "change", df.value - df.clean)
-    return df
+    if not task_scores: return df.drop(columns="task_scores")
+    return df.assign(clean_task_scores=[clean[k][1] for k in keys])
 
 # %% ../nbs/06_experiments.ipynb #28da948c
 def _mean_se(df: pd.DataFrame, y: str) -> pd.DataFrame:
