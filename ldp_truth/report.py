@@ -5,20 +5,32 @@
 # %% ../nbs/09_report.ipynb #b4e588d6
 from __future__ import annotations
 
+import inspect
 import math
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
 from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .data import Dataset
-from .experiments import HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, task_scores
+from . import __version__, registry
+from .data import Dataset, dataset_summary, find_data_root, list_datasets
+from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, evaluate, load_all, sweep, synthetic_datasets,
+                                   task_scores, wide_table)
+from .inference import CHANNEL_DEFAULTS
+from .privacy import budget_report
 
 # %% auto #0
-__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'AGGREGATOR_STYLE', 'CONSTANT_STYLE', 'constant_labels',
-           'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates', 'summarise', 'headline',
-           'headline_markdown', 'aggregator_style', 'spread', 'plot_dataset', 'kept_share', 'plot_overview',
-           'dataset_table']
+__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'AGGREGATOR_STYLE', 'CONSTANT_STYLE', 'REPORT_EPSILONS',
+           'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC',
+           'EPSILON_MEANING', 'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates',
+           'summarise', 'headline', 'headline_markdown', 'aggregator_style', 'spread', 'plot_dataset', 'kept_share',
+           'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep', 'markdown_table',
+           'budget_summary', 'replace_folder', 'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
 CONSTANT = "constant answer"
@@ -303,3 +315,276 @@ def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
         lines.append(f"| {m} · {a} | " + " | ".join(by_eps.get(e, "–") for e in eps) + f" | {clean[a]} |")
     lines.append(f"| *{CONSTANT}* | " + " | ".join([clean[CONSTANT]] * (len(eps) + 1)) + " |")
     return "\n".join(lines) + "\n"
+
+# %% ../nbs/09_report.ipynb #34a08dae
+REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 1.0, 2.0)
+REPORT_TRIALS, QUICK_TRIALS = 10, 2
+QUICK_AGGREGATORS = {"categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
+                     "continuous": ("Mean", "Median", "ConfidenceWeightedMean")}
+BUDGET_EPSILON = 1.0
+SYNTHETIC = ("synthetic_ds", "synthetic_sun")
+
+def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
+    "(datasets, real ones, data root): the named datasets (all found, else the synthetic ones), names checked first."
+    root = find_data_root(root)
+    found = list_datasets(root) if root is not None else []
+    if names is not None:
+        unknown = [n for n in names if n not in found and n not in SYNTHETIC]
+        if unknown:
+            where = f"in {root}" if root is not None else "(no datasets folder found)"
+            raise ValueError(f"datasets: unknown dataset {unknown[0]!r}; known {where}: {', '.join([*found, *SYNTHETIC])}")
+    real = load_all([n for n in (found if names is None else names) if n not in SYNTHETIC], root) if found else []
+    synthetic = [d for d in synthetic_datasets(0) if (not real and names is None) or (names is not None and d.name in names)]
+    return real + synthetic, real, root
+
+def report_grid(kind: str, quick: bool = False) -> tuple:
+    "(mechanisms, aggregators) of the report for answers of `kind`: name → factory, from the registry."
+    aggs = registry.aggregators(kind)
+    if quick: aggs = {k: aggs[k] for k in QUICK_AGGREGATORS[kind]}
+    return registry.mechanisms(kind), aggs
+
+def run_sweep(datasets: Sequence[Dataset], epsilons, trials: int, quick: bool = False, seed: int = 0, n_jobs: int = 1,
+              progress: bool = True) -> pd.DataFrame:
+    "The report's sweep, with per-task scores: one call per kind of answers, on the datasets with ground truth."
+    tables = []
+    for kind in registry.KINDS:
+        data = {d.name: d for d in datasets if d.answers.kind == kind and d.n_truth}
+        if not data: continue
+        mechs, aggs = report_grid(kind, quick)
+        tables.append(sweep(data, mechs, aggs, list(epsilons), trials=trials, seed=seed, n_jobs=n_jobs,
+                            progress=progress, task_scores=True))
+    return pd.concat(tables, ignore_index=True)
+
+# %% ../nbs/09_report.ipynb #66aa4a35
+def _cell(v, digits: int) -> str:
+    "A table cell: a count as a whole number, a share or an ε with `digits` places, NaN as a dash."
+    if isinstance(v, (bool, np.bool_)): return str(v)
+    if isinstance(v, (int, np.integer)): return f"{v:,}"
+    if isinstance(v, (float, np.floating)):
+        if np.isnan(v): return "–"
+        return _num(v, digits) if math.isfinite(v) else ("∞" if v > 0 else "−∞")
+    return str(v)
+
+def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
+    "A DataFrame as a GitHub Markdown table (no extra dependency): counts whole, other numbers to `digits` places."
+    df = df.reset_index() if df.index.name or any(df.index.names) else df
+    lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
+    lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join(lines)
+
+def _data_section(real: list, root, skipped: list) -> str:
+    "Which data the report used: the real datasets (with their sizes and labelled tasks), or the synthetic fallback."
+    note = "".join(f"\n{s}\n" for s in skipped)
+    if not real:
+        where = f"in `{root}`" if root else "(`--data`, `$LDP_TRUTH_DATA` or `shared/datasets`)"
+        return (f"## Data\n\n**No datasets found** {where}: "
+                f"this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n{note}")
+    table = dataset_summary(real).set_index("dataset")
+    return (f"## Data\n\nFrom `{root}`; scores are computed on the tasks with ground truth only (`truth`), so a "
+            f"dataset with few of them has wide intervals.\n\n{markdown_table(table)}\n{note}")
+
+def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int) -> str:
+    "The first screen: the headline tables, how to read them, and the overview figure."
+    return ("## The answer: what ε costs on each dataset\n\n"
+            f"For each dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
+            f"{n_pipelines} mechanism · aggregator pipelines (mean score over {trials} perturbations), its score, its "
+            "**loss** against the best aggregator without privacy (positive: privacy costs that much) and its **gain** "
+            "over the constant answer (the commonest true class; for continuous answers the median of all answers). "
+            "Brackets: 95 % bootstrap intervals over the perturbations *and* the labelled tasks; a gain whose interval "
+            "reaches 0 is flagged. The best of several pipelines is a little optimistic; the interval does not correct "
+            "for the choice.\n\n"
+            f"{headline_markdown(head)}\n"
+            "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
+            "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
+            "not above the constant answer](overview.png)\n")
+
+# %% ../nbs/09_report.ipynb #3876d329
+EPSILON_MEANING = pd.DataFrame([
+    ("RR", "categorical", "k-ary randomized response: keep the answer with probability $e^\\varepsilon/(e^\\varepsilon+K-1)$, "
+     "else report one of the other K−1 classes at random."),
+    ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per worker with "
+     "$a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is smaller and "
+     "holds for one answer only)."),
+    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the dataset's answers."),
+    ("GaussianExp", "continuous", "answer + $N(0, \\delta^2)$, $\\delta^2 \\sim$ Exp(rate $\\varepsilon^2/(2\\Delta^2)$) once per "
+     "worker: one answer is ε-LDP when δ² is unknown to the adversary; a worker's answers share δ², which this ε does "
+     "not cover.")], columns=["mechanism", "answers", "what it does at ε per answer"]).set_index("mechanism")
+
+def _epsilon_section() -> str:
+    "What ε is in every figure and table: the guarantee per answer, and each mechanism at that ε."
+    return ("## What ε means here\n\n"
+            "ε is the guarantee that holds **per answer**, against an adversary who also sees the worker's other "
+            "answers; every mechanism is set to it, so curves at the same ε compare mechanisms at the same privacy. "
+            "The mechanisms perturb the values a worker gives, not which tasks they answered.\n\n"
+            f"{markdown_table(EPSILON_MEANING)}\n")
+
+def _channel_note(summary: pd.DataFrame) -> str:
+    "Why DawidSkene+channel's no-privacy score is not DawidSkene's: the shrinkage of its channel defaults, with examples."
+    clean = summary[summary.mechanism == NO_PRIVACY].pivot(index="dataset", columns="aggregator", values="value")
+    if not {"DawidSkene", "DawidSkene+channel"} <= set(clean.columns): return ""
+    differ = clean[(clean["DawidSkene"] - clean["DawidSkene+channel"]).abs() > 5e-4]
+    shown = "; ".join(f"{d} {r['DawidSkene+channel']:.3f} vs {r['DawidSkene']:.3f}" for d, r in differ.iterrows())
+    return ("**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
+            f"channel with the settings `DawidSkene(channel=...)` defaults to ({', '.join(f'{k}={v!r}' for k, v in CHANNEL_DEFAULTS.items())}): "
+            f"each worker's confusion matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
+            "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
+            "model, unshrunk. The shrinkage helps where workers give few answers"
+            + (f" ({shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's binary channel carries no "
+            "information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n")
+
+def _range_note(datasets: Sequence[Dataset]) -> str:
+    "Whether the continuous aggregators were kept inside each dataset's answer range (the registry's `bounds` hook)."
+    cont = [d for d in datasets if d.answers.kind == "continuous" and d.n_truth]
+    if not cont: return ""
+    bounded = [n for n in registry.aggregators("continuous") if registry.takes_range(n)]
+    ranges = ", ".join(f"{d.name} [{_num(float(d.answers.value.min()), 3)}, {_num(float(d.answers.value.max()), 3)}]"
+                       for d in cont)
+    if bounded:
+        return (f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the dataset's answers "
+                f"({ranges}): projecting onto it is post-processing and costs no privacy.\n")
+    return ("**Continuous estimates are not kept inside the answer range** "
+            f"({ranges}): no continuous aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at "
+            "small ε an estimate can land far outside the scale and the MAE exceeds the constant answer's.\n")
+
+# %% ../nbs/09_report.ipynb #ed4ffdcf
+def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
+    "Per dataset and mechanism at `epsilon` per answer: workers, answers per worker, and the ε of a worker's whole vector."
+    rows = []
+    for ds in datasets:
+        for name, make in registry.mechanisms(ds.answers.kind).items():
+            if name == "GaussianExp": continue                       # no per-answer ε for several answers
+            b = budget_report(make(epsilon, ds), ds.answers)
+            rows.append({"dataset": ds.name, "mechanism": name, "workers": len(b),
+                         "answers per worker (median)": _whole(b.n_answers.median()),
+                         "(max)": int(b.n_answers.max()),
+                         "ε per worker (median)": float(b.eps_worker.median()), "(max) ": float(b.eps_worker.max())})
+    return pd.DataFrame(rows)
+
+def _whole(x: float):
+    "A count that may be a median: an int when whole, else the float (e.g. 18.5)."
+    return int(x) if float(x).is_integer() else float(x)
+
+def _budget_section(budget: pd.DataFrame) -> str:
+    "Each worker's privacy budget at ε = BUDGET_EPSILON per answer, and what ε per worker means."
+    return (f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
+            "A worker who gives m answers releases m perturbed answers, so their whole answer vector is "
+            "(m·ε)-LDP by basic composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact "
+            "ε for m answers). **What ε per worker means:** an adversary who sees everything a worker sent can tell "
+            "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
+            "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as a "
+            "whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
+            "Composition is a worst case; it is also the only bound that holds without assumptions on the answers. "
+            "GaussianExp is left out: its ε holds for one answer.\n\n"
+            f"{markdown_table(budget.set_index('dataset'), 1)}\n")
+
+def _details_section(summary: pd.DataFrame, figures: dict) -> str:
+    "Per dataset: its figure and its table of every pipeline with 95 % intervals and the constant answer."
+    parts = ["## Every pipeline, per dataset\n",
+             "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over perturbations and "
+             "labelled tasks; points at the right: each aggregator without privacy; dashed: the constant answer. "
+             "† marks a score whose gain over the constant answer is not positive beyond its interval.\n"]
+    for d, sub in summary.groupby("dataset", sort=False):
+        metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]
+        parts.append(f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, with each "
+                     f"aggregator without privacy and the constant answer]({figures[d]})\n\n"
+                     f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled tasks:\n\n"
+                     f"{dataset_table(summary, d)}")
+    return "\n".join(parts)
+
+def _clean_section(results: pd.DataFrame) -> str:
+    "Seconds each aggregator took to fit each dataset without privacy."
+    return ("## Fitting time without privacy (seconds)\n\n"
+            f"{markdown_table(wide_table(results, values='seconds'), 4)}\n")
+
+# %% ../nbs/09_report.ipynb #6dfa0be0
+def _report_folder(out) -> Path:
+    "The report folder: it may exist only if it is empty or holds a previous report (it is replaced as a whole)."
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "report.md").exists())):
+        raise ValueError(f"out {str(out)!r} exists and is not a report folder (no report.md); choose another folder")
+    if not out.parent.is_dir(): raise ValueError(f"out {str(out)!r}: the folder {str(out.parent)!r} does not exist")
+    return out
+
+def replace_folder(tmp: Path, out: Path) -> None:
+    "Move the finished folder `tmp` onto `out`, replacing what was there; `out` gets the usual permissions (umask)."
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)                   # mkdtemp made it 700: a report is meant to be read
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))
+        os.replace(out, old / "report")
+    os.replace(tmp, out)
+    if old is not None: shutil.rmtree(old)
+
+def _check_grid(epsilons, trials) -> tuple:
+    "ε values (finite, > 0) and a trial count (≥ 1), checked before anything runs."
+    eps = tuple(float(e) for e in epsilons)
+    if not eps or not all(math.isfinite(e) and e > 0 for e in eps):
+        raise ValueError(f"epsilons must be finite numbers > 0, got {list(epsilons)}")
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
+        raise ValueError(f"trials must be an integer ≥ 1, got {trials!r}")
+    return eps, int(trials)
+
+def _headline_epsilons(eps: Sequence[float]) -> list:
+    "HEADLINE_EPSILONS found in the grid, else the grid's middle three."
+    inside = [e for e in HEADLINE_EPSILONS if e in eps]
+    if inside: return inside
+    mid = len(eps) // 2
+    return sorted(eps)[max(0, mid - 1):mid + 2]
+
+# %% ../nbs/09_report.ipynb #1021bd6d
+def _no_channel(aggs: dict) -> dict:
+    "The factories that need no mechanism (what `evaluate` can call)."
+    return {k: f for k, f in aggs.items() if not inspect.signature(f).parameters or isinstance(f, type)}
+
+def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons: Optional[Sequence[float]] = None,
+                 trials: Optional[int] = None, quick: bool = False, seed: int = 0, n_jobs: int = 1,
+                 progress: bool = True) -> Path:
+    "The privacy–utility report of the datasets found → `out/report.md`, its figures and tables (see the table above)."
+    import matplotlib
+    matplotlib.use("Agg")
+    start = time.perf_counter()
+    out = _report_folder(out)
+    eps, trials = _check_grid(epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
+                              trials if trials is not None else (QUICK_TRIALS if quick else REPORT_TRIALS))
+    datasets, real, root = report_datasets(root, names)
+    skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
+    if len(skipped) == len(datasets):
+        raise ValueError(f"datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
+    scored = {d.name: d for d in datasets if d.n_truth}
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
+    try:
+        seconds, t = {}, time.perf_counter()
+        plain = {k: _no_channel(report_grid(k, quick)[1]) for k in registry.KINDS}
+        results = evaluate(list(scored.values()), plain, progress=progress, log=lambda m: None)
+        results.to_csv(tmp / "results.csv", index=False)
+        seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
+        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress)
+        table.drop(columns=TASK_SCORE_COLUMNS).to_csv(tmp / "sweep.csv", index=False)
+        seconds["privacy–utility sweep"], t = time.perf_counter() - t, time.perf_counter()
+        reps = replicates(table, scored, seed=seed)
+        summary = summarise(table, scored, reps)
+        summary.to_csv(tmp / "summary.csv", index=False)
+        seconds["intervals (bootstrap)"], t = time.perf_counter() - t, time.perf_counter()
+        plot_overview(headline(summary, reps, eps), tmp / "overview.png")
+        figures = {d: f"tradeoff_{d}.png" for d in pd.unique(summary.dataset)}
+        for d, f in figures.items(): plot_dataset(summary, d, tmp / f)
+        pipelines = table.groupby("kind").apply(lambda s: s.groupby(["mechanism", "aggregator"]).ngroups)
+        parts = [f"# What privacy costs on these datasets\n\nldp_truth {__version__}: every mechanism × aggregator on "
+                 f"every dataset found{' (synthetic: no real dataset was found)' if not real else ''}, without privacy "
+                 f"and under local differential privacy; seed {seed}{', --quick' if quick else ''}.\n",
+                 _answer_section(headline(summary, reps, _headline_epsilons(eps)), _headline_epsilons(eps), trials,
+                                 " or ".join(map(str, pipelines))),
+                 _channel_note(summary), _range_note(list(scored.values())),
+                 _data_section(real, root, skipped), _epsilon_section(), _details_section(summary, figures),
+                 _clean_section(results), _budget_section(budget_summary(list(scored.values())))]
+        seconds["figures and tables"] = time.perf_counter() - t
+        seconds["total"] = time.perf_counter() - start
+        parts.append("## Run time\n\n" + markdown_table(pd.Series(seconds, name="seconds").rename_axis("stage")
+                                                        .to_frame(), 1) + "\n")
+        (tmp / "report.md").write_text("\n".join(p for p in parts if p))
+        replace_folder(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out / "report.md"
