@@ -53,11 +53,11 @@ def task_weights(n_tasks: int, n_boot: int, rng) -> np.ndarray:
 def bootstrap_means(scores: np.ndarray, weights: np.ndarray, rng) -> np.ndarray:
     "Replicates of the mean of a trials × tasks score matrix: tasks resampled by `weights`, trials by `rng`'s draws."
     scores = np.atleast_2d(np.asarray(scores, dtype=np.float32))
-    per_trial = scores @ weights.T                                     # trials × n_boot: each trial on each resample
-    T, B = per_trial.shape
-    if T == 1: return per_trial[0].astype(np.float64)
+    per_trial = weights @ scores.T                                     # n_boot × trials: each trial on each resample
+    B, T = per_trial.shape
+    if T == 1: return per_trial[:, 0].astype(np.float64)
     picks = np.random.default_rng(rng).multinomial(T, np.full(T, 1 / T), size=B) / T   # n_boot × trials
-    return np.einsum("tb,bt->b", per_trial, picks.astype(np.float32)).astype(np.float64)
+    return (per_trial * picks.astype(np.float32)).sum(axis=1, dtype=np.float64)
 
 def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
     "The percentile interval (lower, upper) of bootstrap replicates at `level`."
@@ -144,14 +144,16 @@ def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEAD
                              constant=const.value))
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_report.ipynb #5c383010
-def _num(v: float, digits: int) -> str:
-    "A number rounded to `digits` places, with a true minus sign."
-    return f"{v:.{digits}f}".replace("-", "−")
+# %% ../nbs/09_report.ipynb #20788159
+def _num(v: float, digits: Optional[int]) -> str:
+    "A number rounded to `digits` places (None: as short as exact), a true minus sign, no −0."
+    text = f"{v:g}" if digits is None else f"{v:.{digits}f}"
+    if text.lstrip("-").strip("0.") == "": text = text.lstrip("-")     # −0.000 is 0.000
+    return text.replace("-", "−")
 
 def _span(v: float, lo: float, hi: float, digits: int, sign: bool = False) -> str:
     "`v [lo, hi]`, with an explicit + on positive values when `sign`."
-    f = lambda x: ("+" if sign and x > 0 else "") + _num(x, digits)
+    f = lambda x: ("+" if sign and x > 0 and _num(x, digits).strip("0.") else "") + _num(x, digits)
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
 
 def _digits(metric: str) -> int:
@@ -422,14 +424,16 @@ def _channel_note(summary: pd.DataFrame) -> str:
     "Why DawidSkene+channel's no-privacy score is not DawidSkene's: the shrinkage of its channel defaults, with examples."
     clean = summary[summary.mechanism == NO_PRIVACY].pivot(index="dataset", columns="aggregator", values="value")
     if not {"DawidSkene", "DawidSkene+channel"} <= set(clean.columns): return ""
-    differ = clean[(clean["DawidSkene"] - clean["DawidSkene+channel"]).abs() > 5e-4]
-    shown = "; ".join(f"{d} {r['DawidSkene+channel']:.3f} vs {r['DawidSkene']:.3f}" for d, r in differ.iterrows())
+    gap = (clean["DawidSkene+channel"] - clean["DawidSkene"]).dropna()
+    largest = gap[gap.abs() > 5e-3].abs().sort_values(ascending=False).index[:3]
+    shown = "; ".join(f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} without"
+                      for d in largest)
     return ("**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
             f"channel with the settings `DawidSkene(channel=...)` defaults to ({', '.join(f'{k}={v!r}' for k, v in CHANNEL_DEFAULTS.items())}): "
             f"each worker's confusion matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
             "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
-            "model, unshrunk. The shrinkage helps where workers give few answers"
-            + (f" ({shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's binary channel carries no "
+            "model, unshrunk; it matters most where workers give few answers"
+            + (f" (largest differences: {shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's binary channel carries no "
             "information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n")
 
 def _range_note(datasets: Sequence[Dataset]) -> str:
@@ -437,8 +441,8 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
     cont = [d for d in datasets if d.answers.kind == "continuous" and d.n_truth]
     if not cont: return ""
     bounded = [n for n in registry.aggregators("continuous") if registry.takes_range(n)]
-    ranges = ", ".join(f"{d.name} [{_num(float(d.answers.value.min()), 3)}, {_num(float(d.answers.value.max()), 3)}]"
-                       for d in cont)
+    ranges = ", ".join(f"{d.name} [{_num(lo, None)}, {_num(hi, None)}]" for d in cont
+                       for lo, hi in [registry.answer_range(d)])
     if bounded:
         return (f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the dataset's answers "
                 f"({ranges}): projecting onto it is post-processing and costs no privacy.\n")
