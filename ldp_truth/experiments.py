@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from . import registry
 from .data import Answers, Dataset, RngLike, as_generator, check_count, check_real, list_datasets, load_dataset
 from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
                                  OneCoinDawidSkene, WeightedVote)
@@ -30,12 +31,8 @@ __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIO
            'task_scores', 'sweep', 'plot_tradeoff', 'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
-DEFAULT_AGGREGATORS = {
-    "categorical": {"MajorityVote": MajorityVote, "WeightedVote": WeightedVote, "DawidSkene": DawidSkene,
-                    "OneCoinDawidSkene": OneCoinDawidSkene, "CRH": CRH},
-    "continuous": {"Mean": Mean, "Median": Median, "ConfidenceWeightedMean": ConfidenceWeightedMean,
-                   "CRH": CRH, "GTM": GTM},
-}
+DEFAULT_AGGREGATORS = {kind: {e.name: e.make for e in registry.AGGREGATORS.values()   # the registry's classes
+                              if kind in e.kinds and isinstance(e.make, type)} for kind in registry.KINDS}
 METRICS = {"categorical": "accuracy", "continuous": "MAE"}
 HIGHER_IS_BETTER = {"accuracy": True, "error_rate": False, "MAE": False}
 
@@ -161,9 +158,17 @@ def _named_datasets(data) -> dict:
     if len({str(n) for n in data}) != len(data): raise ValueError(f"data has repeated dataset names: {list(data)}")
     return {str(n): ds for n, ds in data.items()}
 
+def _from_registry(names, name: str) -> dict:
+    "A list of registry names (display or command-line) as a dict display name → factory."
+    find = registry.mechanism if name == "mechanisms" else registry.aggregator
+    entries = [find(n) for n in names]
+    return {e.name: e.at if name == "mechanisms" else e.make for e in entries}
+
 def _factories(d, name: str, arities: tuple) -> dict:
-    "`d` checked as a non-empty dict name → callable whose required arguments are one of `arities`."
-    if not isinstance(d, dict) or not d: raise TypeError(f"{name} must be a non-empty dict name → factory, got {d!r}")
+    "`d` (a dict name → factory, or a list of registry names) as a dict name → callable taking one of `arities`."
+    if isinstance(d, (list, tuple)) and d and all(isinstance(n, str) for n in d): d = _from_registry(d, name)
+    if not isinstance(d, dict) or not d:
+        raise TypeError(f"{name} must be a non-empty dict name → factory or a list of registry names, got {d!r}")
     for k, f in d.items():
         if not callable(f) or isinstance(f, (Aggregator, Mechanism)):
             raise TypeError(f"{name}[{k!r}] must be a factory (a class or a function), not {f!r}")

@@ -47,8 +47,8 @@ def _entry(cls, cli: Optional[str], **kw) -> AggregatorEntry:
 AGGREGATORS = {e.name: e for e in [
     _entry(MajorityVote, "mv", dask=True), _entry(WeightedVote, "wv"), _entry(DawidSkene, "ds", dask=True),
     AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
-    _entry(OneCoinDawidSkene, "onecoin", dask=True), _entry(CRH, "crh", dask=True), _entry(Mean, "mean"),
-    _entry(Median, "median"), _entry(ConfidenceWeightedMean, "cwm"), _entry(GTM, "gtm")]}
+    _entry(OneCoinDawidSkene, "onecoin", dask=True), _entry(Mean, "mean"), _entry(Median, "median"),
+    _entry(ConfidenceWeightedMean, "cwm"), _entry(CRH, "crh", dask=True), _entry(GTM, "gtm")]}
 
 # %% ../nbs/05a_registry.ipynb #b171e87f
 KINDS = ("categorical", "continuous")
