@@ -148,7 +148,7 @@ def mechanism(name: str) -> MechanismEntry:
                      f"(on the command line: {', '.join(e.cli for e in MECHANISMS.values())})")
 
 def mechanisms(kind: str, report_only: bool = True) -> dict:
-    "Display name → factory `(epsilon, dataset) → Mechanism` for answers of `kind` (only the report's with `report_only`)."
+    "Display name → factory `(epsilon, dataset) → Mechanism` for answers of `kind` (the report's with `report_only`)."
     _check_kind(kind)
     return {e.name: e.at for e in MECHANISMS.values() if e.kind == kind and (e.report or not report_only)}
 

@@ -76,7 +76,7 @@ def _check_scored(table: pd.DataFrame) -> None:
     if table.empty: raise ValueError("table is empty: nothing to summarise")
 
 def replicates(table: pd.DataFrame, datasets: dict, n_boot: int = 1000, seed: int = 0) -> dict:
-    "Bootstrap replicates of every mean of a sweep (private, without privacy, constant), keyed (dataset, mechanism, aggregator, ε)."
+    "Bootstrap replicates of every mean of a sweep (private, no privacy, constant) by (dataset, mechanism, aggregator, ε)."
     _check_scored(table)
     reps = {}
     for i, (d, sub) in enumerate(table.groupby("dataset", sort=False)):
@@ -103,7 +103,7 @@ def _point(table: pd.DataFrame, datasets: dict) -> dict:
     return out
 
 def summarise(table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, level: float = LEVEL) -> pd.DataFrame:
-    "Every mean of a sweep with its interval, its gain over the constant answer (positive: better) and that gain's interval."
+    "Every mean of a sweep with its interval, and its gain over the constant answer (positive: better) with its own."
     reps = replicates(table, datasets) if reps is None else reps
     point, metric = _point(table, datasets), table.groupby("dataset", sort=False).metric.first()
     rows = []
@@ -123,7 +123,7 @@ HEADLINE_EPSILONS = (0.5, 1.0, 2.0)
 
 def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEADLINE_EPSILONS,
              level: float = LEVEL) -> pd.DataFrame:
-    "Per dataset and ε: the best pipeline, its score and interval, its loss against no privacy and its gain over the constant."
+    "Per dataset and ε: the best pipeline, its score, its loss against no privacy, its gain over the constant answer."
     rows = []
     for d, sub in summary.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
@@ -134,8 +134,8 @@ def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEAD
             at = sub[sub.epsilon == e]
             if at.empty: continue
             best = at.loc[better(at.value, metric).idxmax()]
-            loss = better(reps[d, NO_PRIVACY, top.aggregator, math.inf] - reps[d, best.mechanism, best.aggregator, e], metric)
-            lo, hi = interval(loss, level)
+            private = reps[d, best.mechanism, best.aggregator, e]
+            lo, hi = interval(better(reps[d, NO_PRIVACY, top.aggregator, math.inf] - private, metric), level)
             rows.append(dict(dataset=d, metric=metric, tasks=best.tasks, epsilon=e, mechanism=best.mechanism,
                              aggregator=best.aggregator, value=best.value, lo=best.lo, hi=best.hi,
                              loss=float(better(top.value - best.value, metric)), loss_lo=lo, loss_hi=hi,
@@ -170,8 +170,8 @@ def headline_markdown(head: pd.DataFrame) -> str:
                  "|---|---:|---|---|---|---|"]
         for d, rows in sub.groupby("dataset", sort=False):
             r0 = rows.iloc[0]
-            label = (f"**{d}** ({r0.tasks:,} labelled tasks; no privacy {_num(r0.clean, k)} with {r0.clean_aggregator}, "
-                     f"constant {_num(r0.constant, k)})")
+            label = (f"**{d}** ({r0.tasks:,} labelled tasks; no privacy {_num(r0.clean, k)} with "
+                     f"{r0.clean_aggregator}, constant {_num(r0.constant, k)})")
             for i, r in enumerate(rows.itertuples()):
                 gain = _span(r.gain, r.gain_lo, r.gain_hi, k, sign=True)
                 if not r.beats_constant: gain += " **not above the constant**"
@@ -214,7 +214,7 @@ def _ticks(ax, eps: np.ndarray, right: float) -> None:
     ax.minorticks_off()
 
 def _label_right(ax, values: dict, gap: float, log: bool = False) -> None:
-    "Each name → value written at the right edge of `ax`, coloured by aggregator, pushed apart by `gap` (in log10 if `log`)."
+    "Each name → value written at the right edge of `ax` in its colour, pushed apart by `gap` (in log10 if `log`)."
     names = list(values)
     ys = [math.log10(values[n]) if log else values[n] for n in names]
     for name, y in zip(names, 10 ** spread(ys, gap) if log else spread(ys, gap)):
@@ -227,7 +227,8 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
     "One dataset: a panel per mechanism, score vs ε per aggregator with 95 % bands, no-privacy points and the constant."
     import matplotlib.pyplot as plt
     sub = summary[summary.dataset == dataset]
-    if sub.empty: raise ValueError(f"dataset {dataset!r} is not in the summary; it has {sorted(summary.dataset.unique())}")
+    if sub.empty:
+        raise ValueError(f"dataset {dataset!r} is not in the summary; it has {sorted(summary.dataset.unique())}")
     metric = sub.metric.iloc[0]
     private = sub[sub.mechanism != NO_PRIVACY]
     mechs, eps = list(pd.unique(private.mechanism)), np.sort(private.epsilon.unique())
@@ -268,13 +269,14 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
 
 # %% ../nbs/09_report.ipynb #b2bc5d2b
 def kept_share(head: pd.DataFrame) -> pd.Series:
-    "The share of the best no-privacy gain over the constant answer that the best private pipeline keeps (NaN: no gain)."
+    "The share of the best no-privacy gain over the constant answer that the best private pipeline keeps (NaN: none)."
     sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
     room = (head.clean - head.constant) * sign
-    return pd.Series(np.where(room > 0, (head.value - head.constant) * sign / room.where(room > 0), np.nan), index=head.index)
+    share = (head.value - head.constant) * sign / room.where(room > 0)
+    return pd.Series(np.where(room > 0, share, np.nan), index=head.index)
 
 def plot_overview(head: pd.DataFrame, path=None):
-    "Datasets × ε: the share of the no-privacy gain kept (colour), the loss (number), cells not above the constant hatched."
+    "Datasets × ε: share of the no-privacy gain kept (colour), score change (number), not above the constant hatched."
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
     data = head.assign(kept=kept_share(head).clip(-0.5, 1.0))
@@ -292,7 +294,8 @@ def plot_overview(head: pd.DataFrame, path=None):
         if not r.beats_constant:
             ax.add_patch(Rectangle((j - .5, i - .5), 1, 1, fill=False, hatch="///", edgecolor="0.3", lw=0))
     ax.set_xticks(range(len(eps)), [f"ε = {e:g}" for e in eps])
-    ax.set_yticks(range(len(names)), [f"{d} ({m})" for d, m in data.groupby("dataset", sort=False).metric.first().items()])
+    metric = data.groupby("dataset", sort=False).metric.first()
+    ax.set_yticks(range(len(names)), [f"{d} ({metric[d]})" for d in names])
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="share of the no-privacy gain over the constant kept")
     ax.set_title("What ε costs: best private score − best score without privacy\n(hatched: not above the constant "
                  "answer; grey: nothing is, even without privacy)", fontsize=9)
@@ -334,9 +337,11 @@ def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
         unknown = [n for n in names if n not in found and n not in SYNTHETIC]
         if unknown:
             where = f"in {root}" if root is not None else "(no datasets folder found)"
-            raise ValueError(f"datasets: unknown dataset {unknown[0]!r}; known {where}: {', '.join([*found, *SYNTHETIC])}")
+            raise ValueError(f"datasets: unknown dataset {unknown[0]!r}; known {where}: "
+                             f"{', '.join([*found, *SYNTHETIC])}")
     real = load_all([n for n in (found if names is None else names) if n not in SYNTHETIC], root) if found else []
-    synthetic = [d for d in synthetic_datasets(0) if (not real and names is None) or (names is not None and d.name in names)]
+    wanted = (lambda n: not real) if names is None else (lambda n: n in names)
+    synthetic = [d for d in synthetic_datasets(0) if wanted(d.name)]
     return real + synthetic, real, root
 
 def report_grid(kind: str, quick: bool = False) -> tuple:
@@ -402,15 +407,17 @@ def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int)
 
 # %% ../nbs/09_report.ipynb #3876d329
 EPSILON_MEANING = pd.DataFrame([
-    ("RR", "categorical", "k-ary randomized response: keep the answer with probability $e^\\varepsilon/(e^\\varepsilon+K-1)$, "
-     "else report one of the other K−1 classes at random."),
-    ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per worker with "
-     "$a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is smaller and "
-     "holds for one answer only)."),
-    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the dataset's answers."),
-    ("GaussianExp", "continuous", "answer + $N(0, \\delta^2)$, $\\delta^2 \\sim$ Exp(rate $\\varepsilon^2/(2\\Delta^2)$) once per "
-     "worker: one answer is ε-LDP when δ² is unknown to the adversary; a worker's answers share δ², which this ε does "
-     "not cover.")], columns=["mechanism", "answers", "what it does at ε per answer"]).set_index("mechanism")
+    ("RR", "categorical", "k-ary randomized response: keep the answer with probability "
+     "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at random."),
+    ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per "
+     "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is "
+     "smaller and holds for one answer only)."),
+    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
+     "dataset's answers."),
+    ("GaussianExp", "continuous", "answer + $N(0, \\delta^2)$, $\\delta^2 \\sim$ Exp(rate "
+     "$\\varepsilon^2/(2\\Delta^2)$) once per worker: one answer is ε-LDP when δ² is unknown to the adversary; a "
+     "worker's answers share δ², which this ε does not cover.")],
+    columns=["mechanism", "answers", "what it does at ε per answer"]).set_index("mechanism")
 
 def _epsilon_section() -> str:
     "What ε is in every figure and table: the guarantee per answer, and each mechanism at that ε."
@@ -421,20 +428,21 @@ def _epsilon_section() -> str:
             f"{markdown_table(EPSILON_MEANING)}\n")
 
 def _channel_note(summary: pd.DataFrame) -> str:
-    "Why DawidSkene+channel's no-privacy score is not DawidSkene's: the shrinkage of its channel defaults, with examples."
+    "Why DawidSkene+channel's no-privacy score is not DawidSkene's: its channel defaults' shrinkage, with examples."
     clean = summary[summary.mechanism == NO_PRIVACY].pivot(index="dataset", columns="aggregator", values="value")
     if not {"DawidSkene", "DawidSkene+channel"} <= set(clean.columns): return ""
     gap = (clean["DawidSkene+channel"] - clean["DawidSkene"]).dropna()
     largest = gap[gap.abs() > 5e-3].abs().sort_values(ascending=False).index[:3]
     shown = "; ".join(f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} without"
                       for d in largest)
+    defaults = ", ".join(f"{k}={v!r}" for k, v in CHANNEL_DEFAULTS.items())
     return ("**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
-            f"channel with the settings `DawidSkene(channel=...)` defaults to ({', '.join(f'{k}={v!r}' for k, v in CHANNEL_DEFAULTS.items())}): "
-            f"each worker's confusion matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
+            f"channel with the settings `DawidSkene(channel=...)` defaults to ({defaults}): each worker's confusion "
+            f"matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
             "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
             "model, unshrunk; it matters most where workers give few answers"
-            + (f" (largest differences: {shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's binary channel carries no "
-            "information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n")
+            + (f" (largest differences: {shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's "
+            "binary channel carries no information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n")
 
 def _range_note(datasets: Sequence[Dataset]) -> str:
     "Whether the continuous aggregators were kept inside each dataset's answer range (the registry's `bounds` hook)."
@@ -452,7 +460,7 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
 
 # %% ../nbs/09_report.ipynb #ed4ffdcf
 def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
-    "Per dataset and mechanism at `epsilon` per answer: workers, answers per worker, and the ε of a worker's whole vector."
+    "Per dataset and mechanism at `epsilon` per answer: workers, answers per worker, ε of a worker's whole vector."
     rows = []
     for ds in datasets:
         for name, make in registry.mechanisms(ds.answers.kind).items():
@@ -475,8 +483,8 @@ def _budget_section(budget: pd.DataFrame) -> str:
             "(m·ε)-LDP by basic composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact "
             "ε for m answers). **What ε per worker means:** an adversary who sees everything a worker sent can tell "
             "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
-            "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as a "
-            "whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
+            "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as "
+            "a whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
             "Composition is a worst case; it is also the only bound that holds without assumptions on the answers. "
             "GaussianExp is left out: its ε holds for one answer.\n\n"
             f"{markdown_table(budget.set_index('dataset'), 1)}\n")
@@ -491,7 +499,8 @@ def _details_section(summary: pd.DataFrame, figures: dict) -> str:
         metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]
         parts.append(f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, with each "
                      f"aggregator without privacy and the constant answer]({figures[d]})\n\n"
-                     f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled tasks:\n\n"
+                     f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled "
+                     "tasks:\n\n"
                      f"{dataset_table(summary, d)}")
     return "\n".join(parts)
 
