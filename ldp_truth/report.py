@@ -51,20 +51,24 @@ def task_weights(n_tasks: int, n_boot: int, rng) -> np.ndarray:
     return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(np.float32)
 
 def bootstrap_means(scores: np.ndarray, weights: np.ndarray, rng) -> np.ndarray:
-    "Replicates of the mean of a trials × tasks score matrix: tasks resampled by `weights`, trials by `rng`'s draws."
-    scores = np.atleast_2d(np.asarray(scores, dtype=np.float32))
-    per_trial = weights @ scores.T                                     # n_boot × trials: each trial on each resample
-    B, T = per_trial.shape
-    if T == 1: return per_trial[:, 0].astype(np.float64)
-    picks = np.random.default_rng(rng).multinomial(T, np.full(T, 1 / T), size=B) / T   # n_boot × trials
-    return (per_trial * picks.astype(np.float32)).sum(axis=1, dtype=np.float64)
+    "Replicates of the mean of a trials × tasks score matrix: the tasks resampled by `weights`, the trials by `rng`."
+    scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
+    reps = weights @ scores.mean(axis=0).astype(np.float32)            # the tasks' means over trials, resampled
+    T = len(scores)
+    if T == 1: return reps.astype(np.float64)
+    shift = scores.mean(axis=1) - scores.mean()                        # each trial's mean over tasks, less the mean
+    noise = scores.var(axis=0, ddof=1).mean() / scores.shape[1]        # what single scores' noise puts in a trial's mean
+    spread = shift.var(ddof=1)
+    keep = math.sqrt(max(0.0, 1 - noise / spread)) if spread > 0 else 0.0   # that noise is in the tasks' means already
+    picks = np.random.default_rng(rng).multinomial(T, np.full(T, 1 / T), size=len(weights)) / T
+    return reps + keep * math.sqrt(T / (T - 1)) * (picks @ shift)      # √(T/(T−1)): few trials, unbiased spread
 
 def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
     "The percentile interval (lower, upper) of bootstrap replicates at `level`."
     lo, hi = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2])
     return float(lo), float(hi)
 
-# %% ../nbs/09_report.ipynb #3de65637
+# %% ../nbs/09_report.ipynb #d63b7ddc
 def better(values, metric: str):
     "Scores signed so that larger is better: the value itself (accuracy), its negative (MAE, error rate)."
     return values if HIGHER_IS_BETTER[metric] else -values
@@ -118,7 +122,7 @@ def summarise(table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, 
                          beats_constant=glo > 0))
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_report.ipynb #4e8d05c8
+# %% ../nbs/09_report.ipynb #68030622
 HEADLINE_EPSILONS = (0.5, 1.0, 2.0)
 
 def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEADLINE_EPSILONS,
@@ -144,7 +148,7 @@ def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEAD
                              constant=const.value))
     return pd.DataFrame(rows)
 
-# %% ../nbs/09_report.ipynb #20788159
+# %% ../nbs/09_report.ipynb #0ccb84e7
 def _num(v: float, digits: Optional[int]) -> str:
     "A number rounded to `digits` places (None: as short as exact), a true minus sign, no −0."
     text = f"{v:g}" if digits is None else f"{v:.{digits}f}"
@@ -180,7 +184,7 @@ def headline_markdown(head: pd.DataFrame) -> str:
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
-# %% ../nbs/09_report.ipynb #39d744c7
+# %% ../nbs/09_report.ipynb #672303b5
 AGGREGATOR_STYLE = {
     "MajorityVote": ("#1f77b4", "o"), "WeightedVote": ("#ff7f0e", "s"), "DawidSkene": ("#2ca02c", "^"),
     "DawidSkene+channel": ("#d62728", "v"), "OneCoinDawidSkene": ("#9467bd", "D"), "CRH": ("#8c564b", "P"),
@@ -206,7 +210,7 @@ def spread(values: Sequence[float], gap: float) -> np.ndarray:
     out[order] = pos
     return out
 
-# %% ../nbs/09_report.ipynb #31cafe18
+# %% ../nbs/09_report.ipynb #20292fba
 def _ticks(ax, eps: np.ndarray, right: float) -> None:
     "Log-ε axis with the grid's ε as plain numbers and a 'none' tick at the no-privacy position."
     ax.set_xscale("log")
@@ -267,7 +271,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
         plt.close(fig)
     return fig
 
-# %% ../nbs/09_report.ipynb #b2bc5d2b
+# %% ../nbs/09_report.ipynb #248ec816
 def kept_share(head: pd.DataFrame) -> pd.Series:
     "The share of the best no-privacy gain over the constant answer that the best private pipeline keeps (NaN: none)."
     sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
@@ -305,7 +309,7 @@ def plot_overview(head: pd.DataFrame, path=None):
         plt.close(fig)
     return fig
 
-# %% ../nbs/09_report.ipynb #fb9f6724
+# %% ../nbs/09_report.ipynb #5d2163cd
 def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
     "Markdown: mechanism · aggregator × ε (and no privacy), score [95 % interval], † where not above the constant."
     sub = summary[summary.dataset == dataset]
@@ -321,7 +325,7 @@ def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
     lines.append(f"| *{CONSTANT}* | " + " | ".join([clean[CONSTANT]] * (len(eps) + 1)) + " |")
     return "\n".join(lines) + "\n"
 
-# %% ../nbs/09_report.ipynb #34a08dae
+# %% ../nbs/09_report.ipynb #b9e3b5ac
 REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 1.0, 2.0)
 REPORT_TRIALS, QUICK_TRIALS = 10, 2
 QUICK_AGGREGATORS = {"categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
@@ -362,7 +366,7 @@ def run_sweep(datasets: Sequence[Dataset], epsilons, trials: int, quick: bool = 
                             progress=progress, task_scores=True))
     return pd.concat(tables, ignore_index=True)
 
-# %% ../nbs/09_report.ipynb #66aa4a35
+# %% ../nbs/09_report.ipynb #2989938a
 def _cell(v, digits: int) -> str:
     "A table cell: a count as a whole number, a share or an ε with `digits` places, NaN as a dash."
     if isinstance(v, (bool, np.bool_)): return str(v)
@@ -405,7 +409,7 @@ def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int)
             "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
             "not above the constant answer](overview.png)\n")
 
-# %% ../nbs/09_report.ipynb #3876d329
+# %% ../nbs/09_report.ipynb #ed40af18
 EPSILON_MEANING = pd.DataFrame([
     ("RR", "categorical", "k-ary randomized response: keep the answer with probability "
      "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at random."),
@@ -458,7 +462,7 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
             f"({ranges}): no continuous aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at "
             "small ε an estimate can land far outside the scale and the MAE exceeds the constant answer's.\n")
 
-# %% ../nbs/09_report.ipynb #ed4ffdcf
+# %% ../nbs/09_report.ipynb #73161810
 def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
     "Per dataset and mechanism at `epsilon` per answer: workers, answers per worker, ε of a worker's whole vector."
     rows = []
@@ -509,7 +513,7 @@ def _clean_section(results: pd.DataFrame) -> str:
     return ("## Fitting time without privacy (seconds)\n\n"
             f"{markdown_table(wide_table(results, values='seconds'), 4)}\n")
 
-# %% ../nbs/09_report.ipynb #6dfa0be0
+# %% ../nbs/09_report.ipynb #1355df35
 def _report_folder(out) -> Path:
     "The report folder: it may exist only if it is empty or holds a previous report (it is replaced as a whole)."
     out = Path(out)
@@ -546,7 +550,7 @@ def _headline_epsilons(eps: Sequence[float]) -> list:
     mid = len(eps) // 2
     return sorted(eps)[max(0, mid - 1):mid + 2]
 
-# %% ../nbs/09_report.ipynb #1021bd6d
+# %% ../nbs/09_report.ipynb #b403c6e0
 def _no_channel(aggs: dict) -> dict:
     "The factories that need no mechanism (what `evaluate` can call)."
     return {k: f for k, f in aggs.items() if not inspect.signature(f).parameters or isinstance(f, type)}
