@@ -166,7 +166,7 @@ def toc_as_headings(page: str) -> str:
 
 def page_names(out: Path) -> dict[str, tuple[str, set]]:
     "nbdev's name for each page (`privacy.html`, the notebook's name without its number) → the file in `out`, its ids."
-    return {re.sub(r"^\d+_", "", p.name): (p.name, set(re.findall(r'\sid="([^"]+)"', p.read_text())))
+    return {re.sub(r"^\d+[a-z]*_", "", p.name): (p.name, set(re.findall(r'\sid="([^"]+)"', p.read_text())))
             for p in out.glob("*.html")}
 
 
