@@ -14,13 +14,12 @@ import numpy as np
 from .data import Dataset
 from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
                                  OneCoinDawidSkene, WeightedVote, channel_is_informative)
-from .mechanisms import (GaussianExpVariance, LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
-                                  RandomizedResponse, TwoLayer, p_flip_from_epsilon)
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, LaplacePerturbation, Mechanism,
+                                  OneLayer, RandomizedResponse, TwoLayer, p_flip_from_epsilon)
 
 # %% auto #0
 __all__ = ['AGGREGATORS', 'KINDS', 'RANGE_PARAMETER', 'MECHANISMS', 'AggregatorEntry', 'aggregator', 'answer_range',
-           'takes_range', 'aggregators', 'cli_methods', 'MechanismEntry', 'two_layer_at', 'laplace_at',
-           'gaussian_exp_at', 'mechanism', 'mechanisms', 'cli_mechanisms']
+           'takes_range', 'aggregators', 'cli_methods', 'MechanismEntry', 'mechanism', 'mechanisms', 'cli_mechanisms']
 
 # %% ../nbs/05a_registry.ipynb #666ea5b0
 @dataclass(frozen=True)
@@ -39,16 +38,17 @@ def _ds_channel(m: Mechanism) -> DawidSkene:
     M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
     return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
 
-def _entry(cls, cli: Optional[str], **kw) -> AggregatorEntry:
-    "The entry of an aggregator class: its name, kinds and channel support read from the class."
+def _entry(cls, cli: Optional[str]) -> AggregatorEntry:
+    "The entry of an aggregator class: name, kinds, channel and Dask support read from the class itself."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
-    return AggregatorEntry(cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, **kw)
+    on_dask = cls._fit_dask is not Aggregator._fit_dask                 # the base class refuses Dask
+    return AggregatorEntry(cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask)
 
 AGGREGATORS = {e.name: e for e in [
-    _entry(MajorityVote, "mv", dask=True), _entry(WeightedVote, "wv"), _entry(DawidSkene, "ds", dask=True),
+    _entry(MajorityVote, "mv"), _entry(WeightedVote, "wv"), _entry(DawidSkene, "ds"),
     AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
-    _entry(OneCoinDawidSkene, "onecoin", dask=True), _entry(Mean, "mean"), _entry(Median, "median"),
-    _entry(ConfidenceWeightedMean, "cwm"), _entry(CRH, "crh", dask=True), _entry(GTM, "gtm")]}
+    _entry(OneCoinDawidSkene, "onecoin"), _entry(Mean, "mean"), _entry(Median, "median"),
+    _entry(ConfidenceWeightedMean, "cwm"), _entry(CRH, "crh"), _entry(GTM, "gtm")]}
 
 # %% ../nbs/05a_registry.ipynb #b171e87f
 KINDS = ("categorical", "continuous")
@@ -103,22 +103,6 @@ class MechanismEntry:
     channel: bool = False         # has a K×K channel a server can fit through (`transition_matrix()`)
     report: bool = False          # in `ldp-truth report` by default
 
-def two_layer_at(epsilon: float, n_classes: int) -> TwoLayer:
-    "Two-layer mechanism whose ε per answer holds for any number of answers: a = RR's flip probability, b = min(2a, …)."
-    k, e = n_classes, np.exp(epsilon)
-    a = p_flip_from_epsilon(epsilon, k)
-    b = min(2 * a, (k - 1) * e / (1 + (k - 1) * e), 2 * (k - 1) / k - a) * (1 - 1e-12)
-    return TwoLayer(a, max(a, b), k)
-
-def laplace_at(epsilon: float, domain, **kw) -> LaplacePerturbation:
-    "Laplace perturbation whose ε per answer is `epsilon`: scale (max Γ − min Γ)/ε."
-    d = np.unique(np.asarray(domain, dtype=np.float64))
-    return LaplacePerturbation(epsilon * len(d) / (d[-1] - d[0]), d, **kw)
-
-def gaussian_exp_at(epsilon: float, sensitivity: float, **kw) -> GaussianExpVariance:
-    "Gaussian noise with Exp(λ₂) variance, λ₂ = ε²/(2Δ²): one answer ε-LDP when its variance is unknown."
-    return GaussianExpVariance(epsilon ** 2 / (2 * sensitivity ** 2), **kw)
-
 def _domain(ds: Dataset) -> np.ndarray:
     "The answer domain of a continuous dataset: the distinct values its answers take."
     return np.unique(ds.answers.value)
@@ -130,14 +114,12 @@ MECHANISMS = {e.name: e for e in [
                    lambda e, ds: RandomizedResponse(e, ds.answers.n_classes, null=True)),
     MechanismEntry("OneLayer", "one-layer", "categorical", lambda e, ds: OneLayer.from_epsilon(e, ds.answers.n_classes),
                    channel=True),
-    MechanismEntry("TwoLayer", "two-layer", "categorical", lambda e, ds: two_layer_at(e, ds.answers.n_classes),
-                   channel=True, report=True),
-    MechanismEntry("Laplace", "laplace", "continuous", lambda e, ds: laplace_at(e, _domain(ds), null_fill=None),
-                   report=True),
-    MechanismEntry("MF", "mf", "continuous", lambda e, ds: MatrixFactorization(
-        e * len(_domain(ds)) / np.ptp(_domain(ds)), 10, _domain(ds))),
-    MechanismEntry("GaussianExp", "gaussian-exp", "continuous",
-                   lambda e, ds: gaussian_exp_at(e, float(np.ptp(ds.answers.value))), report=True)]}
+    MechanismEntry("TwoLayer", "two-layer", "categorical",
+                   lambda e, ds: TwoLayer.from_epsilon(e, ds.answers.n_classes), channel=True, report=True),
+    MechanismEntry("Laplace", "laplace", "continuous",
+                   lambda e, ds: LaplacePerturbation(e, _domain(ds), null_fill=None), report=True),
+    MechanismEntry("MF", "mf", "continuous", lambda e, ds: BoundedMatrixFactorization(e, 10, _domain(ds))),
+    MechanismEntry("GaussianExp", "gaussian-exp", "continuous", lambda e, ds: GaussianExpVariance(e, _domain(ds)))]}
 
 # %% ../nbs/05a_registry.ipynb #f1b81e72
 def mechanism(name: str) -> MechanismEntry:

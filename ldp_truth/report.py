@@ -417,10 +417,7 @@ EPSILON_MEANING = pd.DataFrame([
      "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is "
      "smaller and holds for one answer only)."),
     ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
-     "dataset's answers."),
-    ("GaussianExp", "continuous", "answer + $N(0, \\delta^2)$, $\\delta^2 \\sim$ Exp(rate "
-     "$\\varepsilon^2/(2\\Delta^2)$) once per worker: one answer is ε-LDP when δ² is unknown to the adversary; a "
-     "worker's answers share δ², which this ε does not cover.")],
+     "dataset's answers.")],
     columns=["mechanism", "answers", "what it does at ε per answer"]).set_index("mechanism")
 
 def _epsilon_section() -> str:
@@ -428,7 +425,9 @@ def _epsilon_section() -> str:
     return ("## What ε means here\n\n"
             "ε is the guarantee that holds **per answer**, against an adversary who also sees the worker's other "
             "answers; every mechanism is set to it, so curves at the same ε compare mechanisms at the same privacy. "
-            "The mechanisms perturb the values a worker gives, not which tasks they answered.\n\n"
+            "The mechanisms perturb the values a worker gives, not which tasks they answered. Li et al.'s Gaussian "
+            "noise with exponential variance is left out: it holds ε only for workers with one answer, and every "
+            "dataset here has workers with many.\n\n"
             f"{markdown_table(EPSILON_MEANING)}\n")
 
 def _channel_note(summary: pd.DataFrame) -> str:
@@ -468,7 +467,6 @@ def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON)
     rows = []
     for ds in datasets:
         for name, make in registry.mechanisms(ds.answers.kind).items():
-            if name == "GaussianExp": continue                       # no per-answer ε for several answers
             b = budget_report(make(epsilon, ds), ds.answers)
             rows.append({"dataset": ds.name, "mechanism": name, "workers": len(b),
                          "answers per worker (median)": _whole(b.n_answers.median()),
@@ -489,8 +487,7 @@ def _budget_section(budget: pd.DataFrame) -> str:
             "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
             "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as "
             "a whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
-            "Composition is a worst case; it is also the only bound that holds without assumptions on the answers. "
-            "GaussianExp is left out: its ε holds for one answer.\n\n"
+            "Composition is a worst case; it is also the only bound that holds without assumptions on the answers.\n\n"
             f"{markdown_table(budget.set_index('dataset'), 1)}\n")
 
 def _details_section(summary: pd.DataFrame, figures: dict) -> str:
