@@ -27,8 +27,9 @@ from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
 __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'TASK_SCORE_COLUMNS',
-           'default_aggregators', 'score', 'evaluate', 'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores',
-           'task_scores', 'sweep', 'plot_tradeoff', 'summary_table']
+           'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets',
+           'load_all', 'wide_table', 'plot_scores', 'task_scores', 'sweep', 'aggregator_style', 'plot_tradeoff',
+           'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {kind: {e.name: e.make for e in registry.AGGREGATORS.values()   # the registry's classes
@@ -333,6 +334,19 @@ def _check_sweep_table(df) -> None:
     if missing: raise ValueError(f"df is not a sweep table: missing columns {missing}")
     if df.empty: raise ValueError("df is empty: nothing to plot or tabulate")
 
+AGGREGATOR_STYLE = {
+    "MajorityVote": ("#1f77b4", "o"), "WeightedVote": ("#ff7f0e", "s"), "DawidSkene": ("#2ca02c", "^"),
+    "DawidSkene+channel": ("#d62728", "v"), "OneCoinDawidSkene": ("#9467bd", "D"), "CRH": ("#8c564b", "P"),
+    "Mean": ("#e377c2", "o"), "Median": ("#bcbd22", "s"), "ConfidenceWeightedMean": ("#17becf", "D"),
+    "GTM": ("#393b79", "X")}
+_SPARE = [("#7b4173", "<"), ("#637939", ">"), ("#843c39", "h"), ("#3182bd", "p"), ("#e6550d", "*"), ("#31a354", "d")]
+MECHANISM_LINES = ("-", "--", "-.", ":")
+
+def aggregator_style(name: str) -> tuple:
+    "(colour, marker) of an aggregator in every figure: its own in AGGREGATOR_STYLE, else a spare one chosen by name."
+    if name in AGGREGATOR_STYLE: return AGGREGATOR_STYLE[name]
+    return _SPARE[sum(map(ord, name)) % len(_SPARE)]
+
 def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = True):
     "Metric (or `y='change'`) vs ε, log axis, ± 1 SE band per (mechanism, aggregator), a panel per dataset."
     import matplotlib.pyplot as plt
@@ -348,11 +362,14 @@ def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = T
     axes = np.atleast_1d(axes)
     if len(axes) != len(names): raise ValueError(f"axes must hold one Axes per dataset ({len(names)}), got {len(axes)}")
     stats = _mean_se(shown, y)
+    lines = {m: MECHANISM_LINES[i % len(MECHANISM_LINES)] for i, m in enumerate(pd.unique(shown.mechanism))}
     for ax, name in zip(axes, names):
         sub = stats[stats.dataset == name]
-        for i, ((mech, agg), s) in enumerate(sub.groupby(["mechanism", "aggregator"], sort=False)):
+        for (mech, agg), s in sub.groupby(["mechanism", "aggregator"], sort=False):
             s = s.sort_values("epsilon")
-            line, = ax.plot(s.epsilon, s["mean"], "o-", ms=3, label=f"{agg} · {mech}")
+            colour, marker = aggregator_style(agg)
+            line, = ax.plot(s.epsilon, s["mean"], marker=marker, ls=lines[mech], color=colour, ms=3,
+                            label=f"{agg} · {mech}")
             ax.fill_between(s.epsilon, s["mean"] - s.se, s["mean"] + s.se, color=line.get_color(), alpha=.2)
             if clean and y == "value":
                 ax.axhline(shown.clean[(shown.dataset == name) & (shown.aggregator == agg)].iloc[0],

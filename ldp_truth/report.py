@@ -19,18 +19,18 @@ import pandas as pd
 
 from . import __version__, registry
 from .data import Dataset, dataset_summary, find_data_root, list_datasets
-from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, evaluate, load_all, sweep, synthetic_datasets,
-                                   task_scores, wide_table)
+from .experiments import (AGGREGATOR_STYLE, HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, aggregator_style, evaluate,
+                                   load_all, sweep, synthetic_datasets, task_scores, wide_table)
 from .inference import CHANNEL_DEFAULTS
 from .privacy import budget_report
 
 # %% auto #0
-__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'AGGREGATOR_STYLE', 'CONSTANT_STYLE', 'REPORT_EPSILONS',
-           'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC',
-           'EPSILON_MEANING', 'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates',
-           'summarise', 'headline', 'headline_markdown', 'aggregator_style', 'spread', 'plot_dataset', 'kept_share',
-           'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep', 'markdown_table',
-           'budget_summary', 'replace_folder', 'write_report']
+__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'CONSTANT_STYLE', 'REPORT_EPSILONS', 'QUICK_EPSILONS',
+           'REPORT_TRIALS', 'QUICK_TRIALS', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING',
+           'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates', 'summarise',
+           'headline', 'headline_markdown', 'spread', 'plot_dataset', 'kept_share', 'plot_overview', 'dataset_table',
+           'report_datasets', 'report_grid', 'run_sweep', 'markdown_table', 'budget_summary', 'replace_folder',
+           'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
 CONSTANT = "constant answer"
@@ -184,19 +184,8 @@ def headline_markdown(head: pd.DataFrame) -> str:
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
-# %% ../nbs/09_report.ipynb #672303b5
-AGGREGATOR_STYLE = {
-    "MajorityVote": ("#1f77b4", "o"), "WeightedVote": ("#ff7f0e", "s"), "DawidSkene": ("#2ca02c", "^"),
-    "DawidSkene+channel": ("#d62728", "v"), "OneCoinDawidSkene": ("#9467bd", "D"), "CRH": ("#8c564b", "P"),
-    "Mean": ("#e377c2", "o"), "Median": ("#bcbd22", "s"), "ConfidenceWeightedMean": ("#17becf", "D"),
-    "GTM": ("#393b79", "X")}
-_SPARE = [("#7b4173", "<"), ("#637939", ">"), ("#843c39", "h"), ("#3182bd", "p"), ("#e6550d", "*")]
+# %% ../nbs/09_report.ipynb #80d3b17e
 CONSTANT_STYLE = dict(color="0.45", ls="--", lw=1.2)
-
-def aggregator_style(name: str) -> tuple:
-    "(colour, marker) of an aggregator: its own in AGGREGATOR_STYLE, else a spare one chosen by its name."
-    if name in AGGREGATOR_STYLE: return AGGREGATOR_STYLE[name]
-    return _SPARE[sum(map(ord, name)) % len(_SPARE)]
 
 def spread(values: Sequence[float], gap: float) -> np.ndarray:
     "Label positions near `values`, at least `gap` apart, in the values' order (pushed up, then centred on them)."
