@@ -261,7 +261,7 @@ def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, cl
 
 def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optional[str] = None, proba: bool = False,
                classes=None, n_classes: Optional[int] = None, **channel_options) -> pd.DataFrame:
-    "Fit `method` on crowd-kit's CSV `src`; write `task,label` (`p_<class>` with `proba`) to `out`, in the input's task order."
+    "Fit `method` on crowd-kit's CSV `src`; write `task,label` (`p_<class>` with `proba`) to `out`, in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
     unknown = set(channel_options) - set(CHANNEL_OPTIONS)
     if unknown: raise TypeError(f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}")
@@ -271,8 +271,9 @@ def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optio
     if proba and kind != "categorical": raise UsageError(f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers")
     out = _output_file(out)
     table = _read_table(src)
-    if "label" in table.columns: _check_labels_fit(method, kind, kind_given, table["label"], _classes(classes, n_classes))
-    A = _answers(table, src, kind, _classes(classes, n_classes))
+    named = _classes(classes, n_classes)
+    if "label" in table.columns: _check_labels_fit(method, kind, kind_given, table["label"], named)
+    A = _answers(table, src, kind, named)
     agg = cls() if channel is None else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
     agg.fit(A)
     df = pd.DataFrame({"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_})
