@@ -59,6 +59,19 @@ def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> di
             "metric": METRICS[kind], "value": value, "seconds": seconds}
 
 # %% ../nbs/06_experiments.ipynb #f23b7057
+def _n_required(f: Callable) -> int:
+    "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
+    if isinstance(f, type): return 0
+    try: params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError): return 0
+    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+def _make_aggregator(make: Callable, mechanism: Mechanism, ds: Dataset) -> Aggregator:
+    "Call an aggregator factory with nothing, the mechanism, or the mechanism and the dataset (as many as it takes)."
+    agg = (make, lambda: make(mechanism), lambda: make(mechanism, ds))[_n_required(make)]()
+    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
+    return agg
+
 def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str], None]) -> list:
     "The datasets that have ground truth and aggregators for their kind; each one left out is named through `log`."
     keep = []
@@ -70,7 +83,7 @@ def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str
     return keep
 
 def _check_factories(aggregators: dict) -> dict:
-    "`aggregators` as kind → {name: factory}, each factory callable with no arguments (a class or a function)."
+    "`aggregators` as kind → {name: factory}: a class or a function of nothing, of a mechanism, or of (mechanism, dataset)."
     if not isinstance(aggregators, dict): raise TypeError(f"aggregators must be a dict kind → {{name: factory}}, got {type(aggregators).__name__}")
     for kind, named in aggregators.items():
         for name, make in named.items():
@@ -89,7 +102,8 @@ def evaluate(datasets: Sequence[Dataset], aggregators: Optional[dict] = None, pr
     with tqdm(jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False) as bar:
         for ds, name, make in bar:
             bar.set_postfix_str(f"{ds.name}: {name}", refresh=False)
-            rows.append(score(ds, make(), name))
+            plain = NoPrivacy(ds.answers.n_classes if ds.answers.kind == "categorical" else None)
+            rows.append(score(ds, _make_aggregator(make, plain, ds), name))
     return pd.DataFrame(rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"])
 
 # %% ../nbs/06_experiments.ipynb #16b620ea
@@ -139,13 +153,6 @@ def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarra
     if metric == "MAE": return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])
     right = np.asarray(labels)[known] == truth[known]                 # an unanswered task (-1) is wrong
     return (right if metric == "accuracy" else ~right).astype(np.float64)
-
-def _n_required(f: Callable) -> int:
-    "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
-    if isinstance(f, type): return 0
-    try: params = inspect.signature(f).parameters.values()
-    except (TypeError, ValueError): return 0
-    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
 
 def _named_datasets(data) -> dict:
     "`data` (a Dataset, a list of them, or a dict name → Dataset) as a dict name → Dataset, each with ground truth."
@@ -198,12 +205,6 @@ class _Plan:
 def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
     "The metric's name: `metric`, or accuracy / MAE by the kind of the answers."
     return METRICS[ds.answers.kind] if metric is None else metric
-
-def _make_aggregator(make: Callable, mechanism: Mechanism, ds: Dataset) -> Aggregator:
-    "Call an aggregator factory with nothing, the mechanism, or the mechanism and the dataset (as many as it takes)."
-    agg = (make, lambda: make(mechanism), lambda: make(mechanism, ds))[_n_required(make)]()
-    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
-    return agg
 
 def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str,
                keep_scores: bool = False) -> tuple:

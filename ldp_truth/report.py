@@ -5,7 +5,6 @@
 # %% ../nbs/09_report.ipynb #b4e588d6
 from __future__ import annotations
 
-import inspect
 import math
 import os
 import shutil
@@ -28,9 +27,9 @@ from .privacy import budget_report
 __all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'CONSTANT_STYLE', 'REPORT_EPSILONS', 'QUICK_EPSILONS',
            'REPORT_TRIALS', 'QUICK_TRIALS', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING',
            'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates', 'summarise',
-           'headline', 'headline_markdown', 'spread', 'plot_dataset', 'kept_share', 'plot_overview', 'dataset_table',
-           'report_datasets', 'report_grid', 'run_sweep', 'markdown_table', 'budget_summary', 'replace_folder',
-           'write_report']
+           'headline', 'headline_sentences', 'headline_markdown', 'spread', 'plot_dataset', 'kept_share',
+           'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep', 'markdown_table',
+           'budget_summary', 'replace_folder', 'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
 CONSTANT = "constant answer"
@@ -163,6 +162,16 @@ def _span(v: float, lo: float, hi: float, digits: int, sign: bool = False) -> st
 def _digits(metric: str) -> int:
     "Decimal places a metric is shown with: 3 for a share, 2 for an MAE."
     return 2 if metric == "MAE" else 3
+
+def headline_sentences(head: pd.DataFrame) -> str:
+    "The answer in words: per ε, on how many datasets the best pipeline beats the constant, and its median loss."
+    lines = []
+    for e, at in head.groupby("epsilon"):
+        cat = at[at.metric == "accuracy"]
+        loss = f"; it loses a median {cat.loss.median():.3f} accuracy against no privacy" if len(cat) else ""
+        lines.append(f"- **ε = {e:g}** per answer: the best pipeline is above the constant answer on "
+                     f"{int(at.beats_constant.sum())} of {len(at)} datasets{loss}.")
+    return "\n".join(lines) + "\n"
 
 def headline_markdown(head: pd.DataFrame) -> str:
     "The first screen: per metric a table of dataset × ε with the best pipeline, its score, its loss and its gain."
@@ -384,19 +393,20 @@ def _data_section(real: list, root, skipped: list) -> str:
             f"dataset with few of them has wide intervals.\n\n{markdown_table(table)}\n{note}")
 
 def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int) -> str:
-    "The first screen: the headline tables, how to read them, and the overview figure."
+    "The first screen: the answer in words, the overview figure, how to read the tables, and the tables."
     return ("## The answer: what ε costs on each dataset\n\n"
-            f"For each dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
+            f"{headline_sentences(head)}\n"
+            "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
+            "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
+            "not above the constant answer](overview.png)\n\n"
+            f"Per dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
             f"{n_pipelines} mechanism · aggregator pipelines (mean score over {trials} perturbations), its score, its "
             "**loss** against the best aggregator without privacy (positive: privacy costs that much) and its **gain** "
             "over the constant answer (the commonest true class; for continuous answers the median of all answers). "
             "Brackets: 95 % bootstrap intervals over the perturbations *and* the labelled tasks; a gain whose interval "
             "reaches 0 is flagged. The best of several pipelines is a little optimistic; the interval does not correct "
             "for the choice.\n\n"
-            f"{headline_markdown(head)}\n"
-            "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
-            "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
-            "not above the constant answer](overview.png)\n")
+            f"{headline_markdown(head)}\n")
 
 # %% ../nbs/09_report.ipynb #ed40af18
 EPSILON_MEANING = pd.DataFrame([
@@ -536,11 +546,7 @@ def _headline_epsilons(eps: Sequence[float]) -> list:
     mid = len(eps) // 2
     return sorted(eps)[max(0, mid - 1):mid + 2]
 
-# %% ../nbs/09_report.ipynb #b403c6e0
-def _no_channel(aggs: dict) -> dict:
-    "The factories that need no mechanism (what `evaluate` can call)."
-    return {k: f for k, f in aggs.items() if not inspect.signature(f).parameters or isinstance(f, type)}
-
+# %% ../nbs/09_report.ipynb #31c8c148
 def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons: Optional[Sequence[float]] = None,
                  trials: Optional[int] = None, quick: bool = False, seed: int = 0, n_jobs: int = 1,
                  progress: bool = True) -> Path:
@@ -559,8 +565,8 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
     try:
         seconds, t = {}, time.perf_counter()
-        plain = {k: _no_channel(report_grid(k, quick)[1]) for k in registry.KINDS}
-        results = evaluate(list(scored.values()), plain, progress=progress, log=lambda m: None)
+        results = evaluate(list(scored.values()), {k: report_grid(k, quick)[1] for k in registry.KINDS},
+                           progress=progress, log=lambda m: None)
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
         table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress)
