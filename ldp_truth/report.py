@@ -471,7 +471,7 @@ def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON)
                          "answers per worker (median)": _whole(b.n_answers.median()),
                          "(max)": int(b.n_answers.max()),
                          "ε per worker (median)": float(b.eps_worker.median()), "(max) ": float(b.eps_worker.max())})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows).astype({"answers per worker (median)": object})     # counts stay whole (18, 18.5)
 
 def _whole(x: float):
     "A count that may be a median: an int when whole, else the float (e.g. 18.5)."
