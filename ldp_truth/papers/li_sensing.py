@@ -19,25 +19,13 @@ __all__ = ['CRH_PAPER', 'GTM_PAPER', 'user_losses', 'crh_weights', 'lemma44_gap'
            'y_second_moment', 'thm43_noise_bound', 'thm43_alpha_min_paper', 'thm43_alpha_min', 'thm43_mae_bound',
            'pairwise_mean_abs', 'thmA1_alpha_min_paper', 'thmA1_alpha_min', 'thmA1_bound_paper', 'thmA1_bound',
            'lemma48_gamma', 'lemma48_probability', 'lemma48_sensitivity_paper', 'lemma48_sensitivity',
-           'pair_difference_cdf', 'laplace_scale_of_noise', 'thm412_noise_range', 'eq19_epsilon', 'thm410_lam2',
-           'thm410_mechanism', 'reference_dataset', 'standardise', 'lam1_from_truth', 'ScaleMixtureTD']
+           'pair_difference_cdf', 'lemma48_statement_threshold', 'laplace_scale_of_noise', 'thm412_noise_range',
+           'eq19_epsilon', 'thm410_lam2', 'thm410_mechanism', 'reference_dataset', 'standardise', 'lam1_from_truth',
+           'ScaleMixtureTD']
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0054729
 CRH_PAPER = dict(loss="squared", n_iter=100, tol=1e-6)        # CRH as the paper uses it (§3.1, eqs. 1 and 3)
 GTM_PAPER = dict(n_iter=100, tol=1e-6, alpha=10.0, beta=10.0, mu0=0.0, sigma0=1.0, robust=False)   # GTM [38] (Zhao & Han: mean/std z-scores, no outlier cut), §5.1 Fig. 5
-
-# %% ../../nbs/13_crowd_sensing.ipynb #c0081a9c
-def _unit_open(x, name: str) -> float:
-    "A number strictly between 0 and 1."
-    v = check_real(x, name)
-    if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x!r}")
-    return v
-
-def _unit_closed(x, name: str) -> float:
-    "A number in [0, 1]."
-    v = check_real(x, name)
-    if not 0 <= v <= 1: raise ValueError(f"{name} must lie in [0, 1], got {x!r}")
-    return v
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0103740
 def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
@@ -100,6 +88,17 @@ def y_second_moment(lam1: float, lam2: float) -> float:
     return 2 / l1 + 1 / l2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c025d10e
+def _unit_open(x, name: str) -> float:
+    "A number strictly between 0 and 1."
+    v = check_real(x, name)
+    if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x!r}")
+    return v
+
+def _unit_closed(x, name: str) -> float:
+    "A number in [0, 1]."
+    v = check_real(x, name)
+    if not 0 <= v <= 1: raise ValueError(f"{name} must lie in [0, 1], got {x!r}")
+    return v
 def thm43_noise_bound(lam1: float, alpha: float, beta: float, n_users: int) -> float:
     "Theorem 4.3 (eq. 15): C_{λ₁,α,β,S}, the largest noise level c the theorem allows."
     l1, a, b, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), _unit_closed(beta, "beta"), check_count(n_users, "n_users")
@@ -175,6 +174,10 @@ def lemma48_sensitivity(lam1: float, b: float, eta: float) -> float:
 def pair_difference_cdf(t, lam1: float) -> np.ndarray:
     "Pr{|x¹ − x²| ≤ t} for two values of one user, σ² ~ Exp(λ₁): x¹ − x² ~ Laplace(1/√λ₁), so 1 − e^{−t√λ₁}."
     return -np.expm1(-np.asarray(t, dtype=np.float64) * math.sqrt(check_positive(lam1, "lam1")))
+
+def lemma48_statement_threshold(b: float, eta: float) -> float:
+    "The λ₁ above which Lemma 4.8's statement Pr{Δ_s ≤ γ_s/λ₁} ≥ η(1 − 2e^{−b²/2}/b) is false: (γ_s / −ln(1 − claimed))²."
+    return (lemma48_gamma(b, eta) / -math.log1p(-lemma48_probability(b, eta))) ** 2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0415e67
 def laplace_scale_of_noise(lam2: float) -> float:
