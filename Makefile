@@ -18,10 +18,12 @@ $(STAMP): setup.py settings.ini
 run: $(STAMP)
 	$(BIN)/ldp-truth report --out report
 
-## test: every notebook's tests (slow cells skipped; `make test FLAGS=slow` runs those too), then the docs site
-## in headless Chromium with the network off (skipped, with a message, where Chromium is not installed)
+## test: every notebook's tests (slow cells skipped; `make test FLAGS=slow` runs those too), the README's code blocks
+## in order in a fresh interpreter, then the docs site in headless Chromium with the network off (skipped, with a
+## message, where Chromium is not installed)
 test: $(STAMP)
 	cd nbs && ../$(BIN)/nbdev_test --n_workers 2 --timing $(if $(FLAGS),--flags "$(FLAGS)")
+	$(BIN)/python tools/test_readme.py
 	$(BIN)/python tools/test_site.py
 
 ## export: write the library from the notebooks

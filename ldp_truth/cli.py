@@ -6,37 +6,30 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import os
-import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .data import Answers, Dataset, dataset_summary, dataset_table, find_data_root, list_datasets
-from .experiments import (HIGHER_IS_BETTER, evaluate, load_all, plot_scores, plot_tradeoff, summary_table, sweep,
-                                   synthetic_datasets, wide_table)
-from .inference import (CRH, GTM, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median, channel_is_informative,
-                                 OneCoinDawidSkene, WeightedVote)
+from . import __version__, registry
+from .data import Answers, dataset_table, find_data_root
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, LaplacePerturbation,
                                   MatrixFactorization, Mechanism, OneLayer, RandomizedResponse, TwoLayer)
 from .privacy import audit, budget_report
+from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS, replace_folder,
+                              write_report)
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'METHODS',
-           'CHANNEL_OPTIONS', 'DASK_METHODS', 'REPORT_EPSILONS', 'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS',
-           'BUDGET_EPSILON', 'REPORT_MECHANISMS', 'REPORT_AGGREGATORS', 'QUICK_AGGREGATORS', 'SYNTHETIC',
-           'EPSILON_MEANING', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'sidecar_path',
-           'read_sidecar', 'privatize_file', 'infer_file', 'infer_parquet', 'audit_table', 'budget_file',
-           'report_datasets', 'budget_summary', 'write_report', 'main']
+           'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError', 'read_answers',
+           'mechanism_kind', 'build_mechanism', 'sidecar_path', 'read_sidecar', 'privatize_file', 'infer_file',
+           'infer_parquet', 'audit_table', 'budget_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -45,8 +38,11 @@ class UsageError(ValueError):
 ANSWER_COLUMNS = ("worker", "task", "label")
 
 def _read_table(path) -> pd.DataFrame:
-    "A CSV file as text columns (no NA guessing), or FileNotFoundError naming its path."
+    "A CSV file as text columns (no NA guessing), or an error naming its path: missing, or a folder."
     path = Path(path)
+    if path.is_dir():
+        raise UsageError(f"input {str(path)!r} is a folder, not a CSV file (worker,task,label); only infer reads a "
+                         "folder, of Parquet files")
     if not path.is_file(): raise FileNotFoundError(f"input file {str(path)!r} does not exist")
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
@@ -60,9 +56,13 @@ def _numeric_labels(labels: pd.Series, path) -> np.ndarray:
 
 def read_answers(path, kind: str = "categorical", classes: Optional[Sequence[str]] = None) -> Answers:
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text (categorical) or numbers (continuous)."
-    df = _read_table(path)
+    return _answers(_read_table(path), path, kind, classes)
+
+def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence[str]]) -> Answers:
+    "Answers from the text table of `path`, its columns and labels checked."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
-    if missing: raise ValueError(f"{path} must have the columns worker,task,label; missing {missing} (it has {list(df.columns)})")
+    if missing:
+        raise ValueError(f"{path} must have the columns worker,task,label; missing {missing} (it has {list(df.columns)})")
     for c in ANSWER_COLUMNS:
         empty = np.flatnonzero(df[c].str.strip() == "")
         if len(empty): raise ValueError(f"{path}: column {c!r} is empty on line {empty[0] + 2}")
@@ -94,9 +94,9 @@ def _write_frame(df: pd.DataFrame, path: Optional[Path]) -> None:
     else: _write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
 
 # %% ../nbs/07_cli.ipynb #c0000008
-MECHANISMS = ("rr", "rr-null", "one-layer", "two-layer", "laplace", "mf", "gaussian-exp")
-CATEGORICAL_MECHANISMS = ("rr", "rr-null", "one-layer", "two-layer")
-CHANNEL_MECHANISMS = ("rr", "one-layer", "two-layer")     # a K×K channel the server can invert
+MECHANISMS = registry.cli_mechanisms()                          # rr, rr-null, one-layer, two-layer, laplace, mf, ...
+CATEGORICAL_MECHANISMS = registry.cli_mechanisms("categorical")
+CHANNEL_MECHANISMS = registry.cli_mechanisms(channel=True)      # a K×K channel the server can fit through
 MECHANISM_OPTIONS = ("epsilon", "paper_epsilon", "domain", "lam2", "a", "d", "max_answers")
 _NEEDS = {"rr": {"epsilon"}, "rr-null": {"epsilon"}, "one-layer": {"epsilon"}, "two-layer": set(),
           "laplace": {"domain"}, "mf": {"domain"}, "gaussian-exp": set()}
@@ -113,17 +113,17 @@ def mechanism_kind(name: str) -> str:
 
 def _flag(option: str) -> str: return "--" + option.replace("_", "-")
 
-def _check_options(name: str, given: dict) -> None:
-    "Raise UsageError when a needed option is missing or one that `name` does not use is given."
+def _check_options(name: str, given: dict, role: str = "--mechanism") -> None:
+    "Raise UsageError when a needed option is missing or one that `name` does not use is given (`role`: its flag)."
     needs, allows = _NEEDS[name], _NEEDS[name] | _ALLOWS[name]
     have = {k for k, v in given.items() if v is not None}
-    for k in sorted(needs - have): raise UsageError(f"{_flag(k)} is required with --mechanism {name}")
+    for k in sorted(needs - have): raise UsageError(f"{_flag(k)} is required with {role} {name}")
     for k in sorted(have - allows):
         users = [m for m in MECHANISMS if k in _NEEDS[m] | _ALLOWS[m]]
-        raise UsageError(f"{_flag(k)} does not apply to --mechanism {name} (only to {', '.join(users)})")
+        raise UsageError(f"{_flag(k)} does not apply to {role} {name} (only to {', '.join(users)})")
     if name in _ONE_OF and len(have & set(_ONE_OF[name])) != 1:
         ours, paper = (_flag(k) for k in _ONE_OF[name])
-        raise UsageError(f"--mechanism {name} needs either {ours} (the ε that holds per answer) or {paper} "
+        raise UsageError(f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
                          "(the paper's parameterisation), not both")
     if "max_answers" in have and "epsilon" not in have: raise UsageError("--max-answers goes with --epsilon")
     if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
@@ -209,12 +209,27 @@ def privatize_file(src, out, mechanism: str, seed: Optional[int] = None, classes
         _write_atomic(sidecar_path(out), lambda tmp: tmp.write_text(meta))
     return df
 
-METHODS = {"mv": MajorityVote, "wv": WeightedVote, "ds": DawidSkene, "onecoin": OneCoinDawidSkene, "crh": CRH,
-           "gtm": GTM, "cwm": ConfidenceWeightedMean, "mean": Mean, "median": Median}
+METHODS = {m: registry.aggregator(m).make for m in registry.cli_methods()}   # mv, wv, ds, onecoin, mean, ...
 
-def _takes_channel(cls) -> bool:
-    "Whether an aggregator class accepts a `channel` matrix."
-    return "channel" in inspect.signature(cls.__init__).parameters
+def _takes_channel(method: str) -> bool:
+    "Whether the aggregator of `--method` accepts a `channel` matrix."
+    return registry.aggregator(method).channel
+
+MANY_CLASSES = 20   # numeric labels with more distinct values than this look like ratings, not classes
+
+def _check_labels_fit(method: str, kind: str, kind_given: Optional[str], labels: pd.Series, classes) -> None:
+    "Refuse a categorical fit of labels that look continuous (many or fractional numbers) unless --classes names them."
+    x = pd.to_numeric(labels, errors="coerce")
+    if kind != "categorical" or classes is not None or x.isna().any(): return
+    distinct = x.nunique()
+    if distinct <= MANY_CLASSES and not ((x != x.round()).any() and distinct > 10): return
+    shown = ", ".join(f"{v:g}" for v in np.sort(x.unique())[:4])
+    if kind_given is None and "continuous" in registry.aggregator(method).kinds:
+        raise UsageError(f"--method {method} takes categorical or continuous answers and the labels are {distinct} "
+                         f"distinct numbers ({shown}, ...): say which with --kind categorical or --kind continuous")
+    raise UsageError(f"--method {method} treats each distinct label as a class, and the labels are {distinct} distinct "
+                     f"numbers ({shown}, ...), which look like ratings or measurements: use a continuous method "
+                     "(mean, median, cwm, gtm, crh --kind continuous), or name the classes with --classes")
 
 CHANNEL_OPTIONS = ("epsilon", "paper_epsilon", "a", "max_answers")
 
@@ -229,16 +244,16 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
             raise UsageError("--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
                              "(the mechanism the answers went through)")
         return cls, kind
-    with_channel = [m for m, c in METHODS.items() if _takes_channel(c)]
+    with_channel = [m for m in METHODS if _takes_channel(m)]
     if method not in with_channel: raise UsageError(f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel")
     if channel not in CHANNEL_MECHANISMS: raise UsageError(f"--channel must be one of {', '.join(CHANNEL_MECHANISMS)}; got {channel!r}")
-    _check_options(channel, options)
+    _check_options(channel, options, role="--channel")
     return cls, kind
 
 def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, classes) -> tuple:
     "(channel, its options, classes): from the JSON beside `src` when no channel is given and `method` can use one."
-    cls = METHODS.get(method)
-    if channel is not None or any(v is not None for v in options.values()) or cls is None or not _takes_channel(cls):
+    if channel is not None or any(v is not None for v in options.values()) or method not in METHODS \
+            or not _takes_channel(method):
         return channel, options, classes
     meta = read_sidecar(src)
     if meta is None or meta["mechanism"] not in CHANNEL_MECHANISMS: return channel, options, classes
@@ -246,27 +261,32 @@ def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, cl
 
 def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optional[str] = None, proba: bool = False,
                classes=None, n_classes: Optional[int] = None, **channel_options) -> pd.DataFrame:
-    "Fit `method` on crowd-kit's CSV `src`; write `task,label` (and `p_<class>` columns with `proba`) to `out`."
+    "Fit `method` on crowd-kit's CSV `src`; write `task,label` (`p_<class>` with `proba`) to `out`, in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
     unknown = set(channel_options) - set(CHANNEL_OPTIONS)
     if unknown: raise TypeError(f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}")
     if n_classes is None: channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
+    kind_given = kind
     cls, kind = _make_aggregator(method, kind, channel, options)
     if proba and kind != "categorical": raise UsageError(f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers")
     out = _output_file(out)
-    A = read_answers(src, kind, _classes(classes, n_classes))
+    table = _read_table(src)
+    named = _classes(classes, n_classes)
+    if "label" in table.columns: _check_labels_fit(method, kind, kind_given, table["label"], named)
+    A = _answers(table, src, kind, named)
     agg = cls() if channel is None else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
     agg.fit(A)
     df = pd.DataFrame({"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_})
     if proba:
         if getattr(agg, "proba_", None) is None: raise UsageError(f"--proba: --method {method} gives no class probabilities")
         df = pd.concat([df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1)
+    df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()      # the tasks in the input's order
     if out is None: df.to_csv(sys.stdout, index=False)
     else: _write_frame(df, out)
     return df
 
 # %% ../nbs/07_cli.ipynb #fd7d5e24
-DASK_METHODS = ("mv", "ds", "onecoin", "crh")
+DASK_METHODS = registry.cli_methods(dask=True)               # the aggregators with a Dask fit
 
 def _dask_client(scheduler: Optional[str]):
     "A client of the cluster at `scheduler`, or of a local cluster started for this run (closed with the client)."
@@ -284,6 +304,9 @@ def _parquet_labels(agg, classes: np.ndarray, proba: bool):
 
 def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba: bool = False) -> None:
     "Fit `method` on a folder of Parquet files on a Dask cluster; write task,label (and p_<class>) to `out`."
+    if not any(Path(src).rglob("*.parquet")):
+        raise UsageError(f"input folder {str(src)!r} holds no Parquet files (*.parquet); infer reads a CSV file, or a "
+                         "folder of Parquet files with the columns worker,task,label")
     if method not in DASK_METHODS: raise UsageError(f"a Parquet folder works with --method {', '.join(DASK_METHODS)}; got {method!r}")
     if out is None: raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
     to_parquet = str(out).endswith(".parquet")
@@ -302,7 +325,7 @@ def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba:
         if to_parquet:
             tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
             frame.to_parquet(str(tmp), schema=None)   # each file's own schema: the task ids' type is the data's
-            _replace_folder(tmp, out)
+            replace_folder(tmp, out)
         else: _write_frame(frame.compute().reset_index(), out)
 
 # %% ../nbs/07_cli.ipynb #c0000014
@@ -337,233 +360,6 @@ def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=No
     if out is None: print(df.to_string(index=False))
     else: _write_frame(df, out)
     return df
-
-# %% ../nbs/07_cli.ipynb #c0000016
-REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.0, 8.0)
-REPORT_TRIALS, QUICK_TRIALS = 10, 2
-BUDGET_EPSILON = 1.0
-
-def _rr(epsilon: float, ds: Dataset) -> Mechanism:
-    return build_mechanism("rr", ds.answers.n_classes, epsilon=epsilon)
-def _two_layer(epsilon: float, ds: Dataset) -> Mechanism:
-    return build_mechanism("two-layer", ds.answers.n_classes, epsilon=epsilon)
-def _laplace(epsilon: float, ds: Dataset) -> Mechanism:
-    return build_mechanism("laplace", epsilon=epsilon, domain=np.unique(ds.answers.value))
-def _ds_channel(m: Mechanism) -> DawidSkene:
-    "Dawid–Skene through the mechanism's channel; plain Dawid–Skene where that channel carries no information."
-    M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
-    return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
-
-REPORT_MECHANISMS = {"categorical": {"RR": _rr, "TwoLayer": _two_layer}, "continuous": {"Laplace": _laplace}}
-REPORT_AGGREGATORS = {
-    "categorical": {"MajorityVote": MajorityVote, "WeightedVote": WeightedVote, "DawidSkene": DawidSkene,
-                    "DawidSkene+channel": _ds_channel, "OneCoinDawidSkene": OneCoinDawidSkene, "CRH": CRH},
-    "continuous": {"Mean": Mean, "Median": Median, "ConfidenceWeightedMean": ConfidenceWeightedMean, "CRH": CRH, "GTM": GTM}}
-QUICK_AGGREGATORS = {"categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
-                     "continuous": ("Mean", "Median", "ConfidenceWeightedMean")}
-
-# %% ../nbs/07_cli.ipynb #c0000019
-SYNTHETIC = ("synthetic_ds", "synthetic_sun")
-
-def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
-    "(datasets, real ones, data root): the named datasets (all found, else the synthetic ones), names checked first."
-    root = find_data_root(root)
-    found = list_datasets(root) if root is not None else []
-    if names is not None:
-        unknown = [n for n in names if n not in found and n not in SYNTHETIC]
-        if unknown:
-            where = f"in {root}" if root is not None else "(no datasets folder found)"
-            raise UsageError(f"--datasets: unknown dataset {unknown[0]!r}; known {where}: {', '.join([*found, *SYNTHETIC])}")
-    real = load_all([n for n in (found if names is None else names) if n not in SYNTHETIC], root) if found else []
-    synthetic = [d for d in synthetic_datasets(0) if (not real and names is None) or (names is not None and d.name in names)]
-    return real + synthetic, real, root
-
-def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
-    "Per dataset and mechanism (ε per answer = `epsilon`): answers per worker and the ε of a worker's whole vector."
-    rows = []
-    for ds in datasets:
-        for name, make in REPORT_MECHANISMS[ds.answers.kind].items():
-            b = budget_report(make(epsilon, ds), ds.answers)
-            rows.append({"dataset": ds.name, "mechanism": name, "workers": len(b),
-                         "answers per worker (median)": float(b.n_answers.median()), "(max)": int(b.n_answers.max()),
-                         "ε per answer (max)": float(b.eps_per_answer.max()),
-                         "ε per worker (median)": float(b.eps_worker.median()), "ε per worker (max)": float(b.eps_worker.max())})
-    return pd.DataFrame(rows)
-
-# %% ../nbs/07_cli.ipynb #c0000021
-def _markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
-    "A DataFrame as a GitHub Markdown table (no extra dependency), numbers rounded to `digits`."
-    df = df.reset_index()
-    cell = lambda v: "–" if isinstance(v, float) and pd.isna(v) else (f"{v:.{digits}f}" if isinstance(v, float) else str(v))
-    lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join(lines)
-
-def _metric_section(results: pd.DataFrame, metric: str, figure: str) -> str:
-    "One metric's table without privacy (datasets × aggregators, best per dataset in bold) and its figure."
-    wide, higher = wide_table(results, metric), HIGHER_IS_BETTER[metric]
-    best = wide.max(axis=1) if higher else wide.min(axis=1)
-    shown = wide.apply(lambda col: [f"**{v:.3f}**" if v == b else f"{v:.3f}" for v, b in zip(col, best)])
-    return (f"## Without privacy: {metric}\n\nOver the tasks with ground truth; {'higher' if higher else 'lower'} is better; "
-            "the best per dataset in bold.\n\n"
-            f"{_markdown_table(shown)}\n\n![{metric}]({figure})\n")
-
-def _timing_section(results: pd.DataFrame) -> str:
-    "Seconds each aggregator took to fit each dataset."
-    return f"## Fitting time without privacy (seconds)\n\n{_markdown_table(wide_table(results, values='seconds'), 4)}\n"
-
-def _datasets_section(real: list, root: Optional[Path], skipped: list) -> str:
-    "Which data the report used: the real datasets loaded (with their sizes), or the synthetic fallback when there are none."
-    note = "".join(f"\n{s}\n" for s in skipped)
-    if not real:
-        where = f"in `{root}`" if root else "(`--data`, `$LDP_TRUTH_DATA` or `shared/datasets`)"
-        return (f"## Data\n\n**No datasets found** {where}: "
-                f"this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n{note}")
-    return f"## Data\n\nFrom `{root}`:\n\n{_markdown_table(dataset_summary(real).set_index('dataset'))}\n{note}"
-
-# %% ../nbs/07_cli.ipynb #c0000022
-EPSILON_MEANING = pd.DataFrame([
-    ("RR", "categorical", "k-ary randomized response: keep the answer with probability $e^\\varepsilon/(e^\\varepsilon+K-1)$, "
-     "else report one of the other K−1 classes at random. ε per answer, whatever the number of answers."),
-    ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, $p_u \\sim U(a, b)$ per worker with $a = (K-1)/(e^\\varepsilon+K-1)$: "
-     "ε per answer whatever the number of answers (their Theorem 6.3 value is smaller and holds for one answer only)."),
-    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
-     "dataset's answers: ε per answer.")],
-    columns=["mechanism", "answers", "what ε means"]).set_index("mechanism")
-
-def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) -> str:
-    "The privacy–utility trade-off: what ε means, then per dataset its figure and table."
-    parts = ["## Privacy–utility trade-off\n",
-             f"Every mechanism × aggregator at ε ∈ {{{', '.join(f'{e:g}' for e in epsilons)}}} per answer, {trials} trials each "
-             "(`ldp_truth.experiments.sweep`); each trial perturbs the answers once and every aggregator is fitted on the same "
-             "perturbed answers. Dotted lines: the same aggregator without privacy; bands: ± 1 standard error. "
-             "Where an accuracy stays flat at small ε the aggregator has fallen back to the most frequent class: "
-             "on imbalanced data that scores the base rate, not knowledge of the tasks. "
-             "`DawidSkene+channel` fits through the mechanism's channel where that channel carries information; the "
-             "two-layer mechanism's channel (its mean flip) carries none below ε = ln 2 for two classes, and there it runs "
-             "as plain Dawid–Skene.\n",
-             _markdown_table(EPSILON_MEANING) + "\n"]
-    for name, sub in table.groupby("dataset", sort=False):
-        metric = sub.metric.iloc[0]
-        parts.append(f"### {name}\n\n![{name}]({figures[name]})\n\n"
-                     f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better): mean ± 95 % half-width over trials, "
-                     f"and without privacy (`clean`).\n\n{summary_table(sub)}\n")
-    return "\n".join(parts)
-
-def _budget_section(budget: pd.DataFrame) -> str:
-    "The per-worker privacy budget at ε = BUDGET_EPSILON per answer."
-    return (f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
-            "`ldp_truth.privacy.budget_report` on each dataset: a worker who gives m answers releases m perturbed answers, "
-            "so their whole answer vector is m·ε-LDP (basic composition); for the two-layer mechanism the exact ε per answer "
-            "for m answers is used.\n\n"
-            f"{_markdown_table(budget.set_index('dataset'), 2)}\n")
-
-def _plot_dataset(table: pd.DataFrame, path: Path) -> None:
-    "One figure per dataset: a panel per mechanism, metric vs ε with the aggregators as lines."
-    import matplotlib.pyplot as plt
-    mechs = list(pd.unique(table.mechanism))
-    fig, axes = plt.subplots(1, len(mechs), figsize=(5.2 * len(mechs), 3.9), squeeze=False, sharey=True)
-    for ax, mech in zip(axes[0], mechs):
-        plot_tradeoff(table[table.mechanism == mech], axes=[ax])
-        ax.set_title(f"{table.dataset.iloc[0]} · {mech}")
-        eps = np.sort(pd.unique(table.epsilon))
-        ax.set_xticks(eps, [f"{e:g}" for e in eps])               # the grid's ε as plain numbers
-        ax.minorticks_off()
-        ax.get_legend().remove()
-    handles, labels = axes[0][0].get_legend_handles_labels()            # one legend: the aggregators, same colours in every panel
-    fig.legend(handles, [lab.split(" · ")[0] for lab in labels], loc="upper center", bbox_to_anchor=(0.5, 0.0),
-               ncol=min(len(labels), 6), fontsize=8, frameon=False)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-
-# %% ../nbs/07_cli.ipynb #c0000023
-def _report_folder(out) -> Path:
-    "The report folder: it may exist only if it is empty or holds a previous report (it is replaced as a whole)."
-    out = Path(out)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "report.md").exists())):
-        raise UsageError(f"--out {str(out)!r} exists and is not a report folder (no report.md); choose another folder")
-    if not out.parent.is_dir(): raise UsageError(f"--out {str(out)!r}: the folder {str(out.parent)!r} does not exist")
-    return out
-
-def _replace_folder(tmp: Path, out: Path) -> None:
-    "Move the finished report `tmp` onto `out`, replacing a previous report."
-    old = None
-    if out.exists():
-        old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))
-        os.replace(out, old / "report")
-    os.replace(tmp, out)
-    if old is not None: shutil.rmtree(old)
-
-def _check_grid(epsilons, trials) -> tuple:
-    "ε values (finite, > 0) and a trial count (≥ 1), checked before anything runs."
-    eps = tuple(float(e) for e in epsilons)
-    if not eps or not all(math.isfinite(e) and e > 0 for e in eps): raise UsageError(f"--epsilons must be finite numbers > 0, got {list(epsilons)}")
-    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1: raise UsageError(f"--trials must be an integer ≥ 1, got {trials!r}")
-    return eps, int(trials)
-
-# %% ../nbs/07_cli.ipynb #c0000024
-def _run_sweep(datasets: list, epsilons, trials: int, quick: bool, seed: int, n_jobs: int, progress: bool) -> pd.DataFrame:
-    "The sweep of REPORT_MECHANISMS × REPORT_AGGREGATORS, one call per kind of answers."
-    tables = []
-    for kind in ("categorical", "continuous"):
-        data = {d.name: d for d in datasets if d.answers.kind == kind and d.n_truth}
-        if not data: continue
-        aggs = REPORT_AGGREGATORS[kind]
-        if quick: aggs = {k: aggs[k] for k in QUICK_AGGREGATORS[kind]}
-        tables.append(sweep(data, REPORT_MECHANISMS[kind], aggs, list(epsilons), trials=trials, seed=seed,
-                            n_jobs=n_jobs, progress=progress))
-    return pd.concat(tables, ignore_index=True)
-
-def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons: Optional[Sequence[float]] = None,
-                 trials: Optional[int] = None, quick: bool = False, seed: int = 0, n_jobs: int = 1,
-                 progress: bool = True) -> Path:
-    "Scores without privacy, the privacy–utility sweep, figures and budgets of the datasets found → `out/report.md`."
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    start = time.perf_counter()
-    out = _report_folder(out)
-    eps, trials = _check_grid(epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
-                              trials if trials is not None else (QUICK_TRIALS if quick else REPORT_TRIALS))
-    datasets, real, root = report_datasets(root, names)
-    log = lambda m: print(m, file=sys.stderr)
-    skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
-    if len(skipped) == len(datasets): raise UsageError(f"--datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
-    try:
-        seconds = {}
-        t = time.perf_counter()
-        results = evaluate(datasets, progress=progress, log=lambda m: None)
-        results.to_csv(tmp / "results.csv", index=False)
-        seconds["without privacy"] = time.perf_counter() - t
-        t = time.perf_counter()
-        table = _run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress)
-        table.to_csv(tmp / "sweep.csv", index=False)
-        seconds["privacy–utility sweep"] = time.perf_counter() - t
-        t = time.perf_counter()
-        parts = [f"# ldp_truth report\n\nldp_truth {__version__}: every aggregator on every dataset, without privacy and "
-                 f"under local differential privacy (seed {seed}{', --quick' if quick else ''}).\n",
-                 _datasets_section(real, root, skipped)]
-        for metric in pd.unique(results.metric):
-            figure = f"{metric.lower()}.png"
-            ax = plot_scores(results, metric)
-            ax.figure.savefig(tmp / figure, dpi=120, bbox_inches="tight")
-            plt.close(ax.figure)
-            parts.append(_metric_section(results, metric, figure))
-        parts.append(_timing_section(results))
-        figures = {name: f"tradeoff_{name}.png" for name in pd.unique(table.dataset)}
-        for name, sub in table.groupby("dataset", sort=False): _plot_dataset(sub, tmp / figures[name])
-        parts.append(_sweep_section(table, figures, eps, trials))
-        parts.append(_budget_section(budget_summary([d for d in datasets if d.n_truth])))
-        seconds["figures and tables"] = time.perf_counter() - t
-        seconds["total"] = time.perf_counter() - start
-        parts.append("## Run time\n\n" + _markdown_table(pd.Series(seconds, name="seconds").rename_axis("stage").to_frame(), 1) + "\n")
-        (tmp / "report.md").write_text("\n".join(parts))
-        _replace_folder(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    log(f"report written in {time.perf_counter() - start:.0f} s")
-    return out / "report.md"
 
 # %% ../nbs/07_cli.ipynb #c0000026
 class _Parser(argparse.ArgumentParser):
@@ -636,6 +432,36 @@ def _class_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--classes", type=_labels, help="categorical: all class labels, comma-separated (default: those in the data)")
     g.add_argument("--n-classes", type=_count(2), help="categorical: the classes are 0..K-1 (default: those in the data)")
 
+EXAMPLES = {
+    "report": ("The main job (`make run`): every mechanism × aggregator on every dataset found, without privacy and at "
+               "a grid of ε per answer. report.md opens with the answer: per dataset and ε, the best pipeline, its "
+               "score with a 95 % interval, its loss against no privacy and its gain over a constant answer.",
+               "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out /tmp/r"),
+    "datasets": ("List the datasets found, with their size and the number of tasks with ground truth.",
+                 "ldp-truth datasets --data ../shared/datasets"),
+    "privatize": ("On the worker's side: perturb each answer of a worker,task,label CSV with an LDP mechanism whose "
+                  "ε holds per answer; ids are kept, and OUT.csv.json beside the output tells the server the mechanism.",
+                  "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n"
+                  "  ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o private.csv"),
+    "infer": ("On the server's side: infer each task's truth from a worker,task,label CSV (or a folder of Parquet files, "
+              "on a Dask cluster); task,label in the input's task order.",
+              "ldp-truth infer private.csv --method ds -o truths.csv          # channel from private.csv.json\n"
+              "  ldp-truth infer ratings.csv --method median -o truths.csv"),
+    "audit": ("The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one worker, beside "
+              "the ε the mechanism claims per answer: a bound above the claim refutes it.",
+              "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000"),
+    "budget": ("Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the worker's whole "
+               "answer vector (m answers at ε each: m·ε by basic composition). An adversary who sees everything a "
+               "worker sent tells two whole vectors apart by a likelihood ratio of at most e^eps_worker: at 20 or more "
+               "that hides practically nothing about the vector as a whole, while each single answer keeps its ε.",
+               "ldp-truth budget answers.csv --mechanism rr --epsilon 1 -o budget.csv")}
+
+def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
+    "A sub-command's parser, with its description and an example in `--help`."
+    description, example = EXAMPLES[name]
+    return sub.add_parser(name, help=help, description=description, epilog=f"example:\n  {example}",
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
 def _parser() -> argparse.ArgumentParser:
     "The `ldp-truth` argument parser and its sub-commands."
     p = _Parser(prog="ldp-truth", description="Truth inference from crowdsourced answers under local differential privacy. "
@@ -643,7 +469,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
     names = "{datasets,privatize,infer,audit,budget,report}"
     sub = p.add_subparsers(dest="command", required=True, metavar=names)
-    r = sub.add_parser("report", help="every mechanism × aggregator on every dataset found: report/report.md with figures")
+    r = _subcommand(sub, "report", "every mechanism × aggregator on every dataset found: report/report.md with figures")
     r.add_argument("--out", default="report", help="output folder, replaced as a whole (default: report)")
     r.add_argument("--data", default=None, help=_DATA_HELP)
     r.add_argument("--datasets", nargs="+", default=None, metavar="NAME", help="only these datasets (or synthetic_ds, synthetic_sun)")
@@ -653,19 +479,19 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=_count(0), default=0, help="seed of the whole run (default 0)")
     r.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), help="local processes for the sweep (default: 2, or 1 on one core)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
-    d = sub.add_parser("datasets", help="list the datasets found, with their sizes")
+    d = _subcommand(sub, "datasets", "list the datasets found, with their sizes")
     d.add_argument("--data", default=None, help=_DATA_HELP)
-    pr = sub.add_parser("privatize", help="perturb a worker,task,label CSV with an LDP mechanism (ids kept)")
+    pr = _subcommand(sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)")
     pr.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
     _mechanism_options(pr)
     _class_options(pr)
     pr.add_argument("--seed", type=_count(0), help="seed (default: fresh randomness)")
     pr.add_argument("--secure", action="store_true", help="draw the noise with OpenDP's samplers from a cryptographic source")
     pr.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)")
-    i = sub.add_parser("infer", help="infer each task's truth from a worker,task,label CSV")
+    i = _subcommand(sub, "infer", "infer each task's truth from a worker,task,label CSV")
     i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)")
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
-    i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
+    i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (required when the labels are numbers)")
     i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin (default: from IN.csv.json when privatize wrote one)")
     i.add_argument("--epsilon", type=_positive,
                    help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)")
@@ -676,14 +502,14 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("--proba", action="store_true", help="add p_<class> columns: each task's class probabilities")
     i.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet writes Parquet files")
     i.add_argument("--scheduler", metavar="ADDRESS", help="with a Parquet folder: the Dask scheduler to use (default: a local cluster for this run)")
-    a = sub.add_parser("audit", help="the privacy auditor's lower bound on ε beside the claimed ε")
+    a = _subcommand(sub, "audit", "the privacy auditor's lower bound on ε beside the claimed ε")
     _mechanism_options(a)
     a.add_argument("--n-classes", type=_count(2), default=2, help="categorical mechanisms: number of classes (default 2)")
     a.add_argument("--answers", type=_count(1), default=1, help="answers per worker (default 1)")
     a.add_argument("--samples", type=_count(100), default=100_000, help="runs on each of the two inputs (default 100000)")
     a.add_argument("--alpha", type=_probability, default=0.01, help="1 − confidence (default 0.01)")
     a.add_argument("--seed", type=_count(0), default=0, help="seed (default 0)")
-    b = sub.add_parser("budget", help="per worker: answers, cells released, ε per answer and per worker")
+    b = _subcommand(sub, "budget", "per worker: answers, cells released, ε per answer and per worker")
     b.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
     _mechanism_options(b)
     _class_options(b)
@@ -691,11 +517,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/07_cli.ipynb #c0000028
+def _as_option(message: str) -> str:
+    "A library message that starts with an argument's name (`out ...`), as the option the user typed (`--out ...`)."
+    first = message.split(" ", 1)[0].rstrip(":")
+    return f"--{message}" if first in ("out", "datasets", "epsilons", "trials") else message
+
 def _run(args: argparse.Namespace) -> None:
     "Run the parsed sub-command."
     if args.command == "report":
-        path = write_report(args.out, args.data, args.datasets, args.epsilons, args.trials, args.quick, args.seed,
-                            args.jobs, progress=not args.no_progress)
+        try: path = write_report(args.out, args.data, args.datasets, args.epsilons, args.trials, args.quick, args.seed,
+                                 args.jobs, progress=not args.no_progress)
+        except ValueError as e: raise UsageError(_as_option(str(e))) from None
         print(f"report written to {path}")
     elif args.command == "datasets":
         root = find_data_root(args.data)
@@ -724,6 +556,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try: args = _parser().parse_args(argv)
     except SystemExit as e: return int(e.code or 0)
     try: _run(args)
+    except BrokenPipeError:                        # `ldp-truth infer ... | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error when Python flushes at exit
+        return 0
     except (ValueError, TypeError, OSError, NotImplementedError, ImportError) as e:      # OSError: a missing or unwritable file
         print(f"ldp-truth {args.command}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2

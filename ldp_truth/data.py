@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
-           'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'Answers', 'class_dtype', 'find_data_root',
-           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary',
-           'dataset_table']
+__all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real',
+           'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'Answers', 'class_dtype',
+           'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available',
+           'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -232,6 +232,19 @@ def _label_codes(labels: pd.Series, classes, n_classes: Optional[int]) -> tuple:
     codes, uniques = _factorize(labels)
     return codes, uniques
 
+FLOAT_CLASSES = 10   # float labels with more distinct non-integer values than this look continuous
+
+def _check_not_continuous(labels: pd.Series, label: str) -> None:
+    "Refuse float labels with many distinct non-integer values as classes: they look like continuous answers."
+    if not pd.api.types.is_float_dtype(labels.dtype): return
+    x = labels.to_numpy(np.float64)
+    values = np.unique(x)
+    if (x != np.round(x)).any() and len(values) > FLOAT_CLASSES:
+        raise ValueError(f"column {label!r} holds {len(values)} distinct non-integer numbers ({values[0]:g}, "
+                         f"{values[1]:g}, ...): they look like continuous answers, not classes; fit a continuous "
+                         "aggregator (Mean, Median, ConfidenceWeightedMean, CRH, GTM), or pass classes=[...] to read "
+                         "them as classes")
+
 @classmethod
 def _from_frame(cls, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label", *,
                 kind: Optional[str] = None, classes=None, n_classes: Optional[int] = None,
@@ -245,6 +258,7 @@ def _from_frame(cls, df: pd.DataFrame, worker: str = "worker", task: str = "task
         if df[c].isna().any(): raise ValueError(f"column {c!r} has missing ids, in rows {_rows(df[c].isna(), df[c])}")
     _check_label_column(df[label], label)
     if kind is None: kind = "continuous" if pd.api.types.is_float_dtype(df[label].dtype) else "categorical"
+    if kind == "categorical" and classes is None and n_classes is None: _check_not_continuous(df[label], label)
     w, workers = _factorize(df[worker])
     t, tasks = _factorize(df[task])
     if kind == "categorical": value, classes = _label_codes(df[label], classes, n_classes)

@@ -17,6 +17,7 @@ from typing import Callable, Iterable, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from . import registry
 from .data import Answers, Dataset, RngLike, as_generator, check_count, check_real, list_datasets, load_dataset
 from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
                                  OneCoinDawidSkene, WeightedVote)
@@ -25,17 +26,14 @@ from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
-__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'default_aggregators',
-           'score', 'evaluate', 'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores', 'sweep', 'plot_tradeoff',
+__all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'TASK_SCORE_COLUMNS',
+           'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets',
+           'load_all', 'wide_table', 'plot_scores', 'task_scores', 'sweep', 'aggregator_style', 'plot_tradeoff',
            'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
-DEFAULT_AGGREGATORS = {
-    "categorical": {"MajorityVote": MajorityVote, "WeightedVote": WeightedVote, "DawidSkene": DawidSkene,
-                    "OneCoinDawidSkene": OneCoinDawidSkene, "CRH": CRH},
-    "continuous": {"Mean": Mean, "Median": Median, "ConfidenceWeightedMean": ConfidenceWeightedMean,
-                   "CRH": CRH, "GTM": GTM},
-}
+DEFAULT_AGGREGATORS = {kind: {e.name: e.make for e in registry.AGGREGATORS.values()   # the registry's classes
+                              if kind in e.kinds and isinstance(e.make, type)} for kind in registry.KINDS}
 METRICS = {"categorical": "accuracy", "continuous": "MAE"}
 HIGHER_IS_BETTER = {"accuracy": True, "error_rate": False, "MAE": False}
 
@@ -61,6 +59,19 @@ def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> di
             "metric": METRICS[kind], "value": value, "seconds": seconds}
 
 # %% ../nbs/06_experiments.ipynb #f23b7057
+def _n_required(f: Callable) -> int:
+    "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
+    if isinstance(f, type): return 0
+    try: params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError): return 0
+    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+
+def _make_aggregator(make: Callable, mechanism: Mechanism, ds: Dataset) -> Aggregator:
+    "Call an aggregator factory with nothing, the mechanism, or the mechanism and the dataset (as many as it takes)."
+    agg = (make, lambda: make(mechanism), lambda: make(mechanism, ds))[_n_required(make)]()
+    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
+    return agg
+
 def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str], None]) -> list:
     "The datasets that have ground truth and aggregators for their kind; each one left out is named through `log`."
     keep = []
@@ -72,7 +83,7 @@ def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str
     return keep
 
 def _check_factories(aggregators: dict) -> dict:
-    "`aggregators` as kind → {name: factory}, each factory callable with no arguments (a class or a function)."
+    "`aggregators` as kind → {name: factory}: a class or a function of nothing, of a mechanism, or of (mechanism, dataset)."
     if not isinstance(aggregators, dict): raise TypeError(f"aggregators must be a dict kind → {{name: factory}}, got {type(aggregators).__name__}")
     for kind, named in aggregators.items():
         for name, make in named.items():
@@ -91,7 +102,8 @@ def evaluate(datasets: Sequence[Dataset], aggregators: Optional[dict] = None, pr
     with tqdm(jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False) as bar:
         for ds, name, make in bar:
             bar.set_postfix_str(f"{ds.name}: {name}", refresh=False)
-            rows.append(score(ds, make(), name))
+            plain = NoPrivacy(ds.answers.n_classes if ds.answers.kind == "categorical" else None)
+            rows.append(score(ds, _make_aggregator(make, plain, ds), name))
     return pd.DataFrame(rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"])
 
 # %% ../nbs/06_experiments.ipynb #16b620ea
@@ -133,13 +145,14 @@ def plot_scores(table: pd.DataFrame, metric: str, ax=None):
 METRIC_FUNCTIONS = {"accuracy": accuracy, "error_rate": error_rate, "MAE": mae}
 SWEEP_COLUMNS = ["dataset", "kind", "mechanism", "aggregator", "epsilon", "trial", "metric", "value", "clean", "change",
                  "seconds", "privatize_seconds"]
+TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
 
-def _n_required(f: Callable) -> int:
-    "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
-    if isinstance(f, type): return 0
-    try: params = inspect.signature(f).parameters.values()
-    except (TypeError, ValueError): return 0
-    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarray:
+    "Each task with known truth, in task order: the score whose mean is `metric` (1/0 right, 0/1 wrong, |error|)."
+    known = ~np.isnan(truth)
+    if metric == "MAE": return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])
+    right = np.asarray(labels)[known] == truth[known]                 # an unanswered task (-1) is wrong
+    return (right if metric == "accuracy" else ~right).astype(np.float64)
 
 def _named_datasets(data) -> dict:
     "`data` (a Dataset, a list of them, or a dict name → Dataset) as a dict name → Dataset, each with ground truth."
@@ -153,9 +166,17 @@ def _named_datasets(data) -> dict:
     if len({str(n) for n in data}) != len(data): raise ValueError(f"data has repeated dataset names: {list(data)}")
     return {str(n): ds for n, ds in data.items()}
 
+def _from_registry(names, name: str) -> dict:
+    "A list of registry names (display or command-line) as a dict display name → factory."
+    find = registry.mechanism if name == "mechanisms" else registry.aggregator
+    entries = [find(n) for n in names]
+    return {e.name: e.at if name == "mechanisms" else e.make for e in entries}
+
 def _factories(d, name: str, arities: tuple) -> dict:
-    "`d` checked as a non-empty dict name → callable whose required arguments are one of `arities`."
-    if not isinstance(d, dict) or not d: raise TypeError(f"{name} must be a non-empty dict name → factory, got {d!r}")
+    "`d` (a dict name → factory, or a list of registry names) as a dict name → callable taking one of `arities`."
+    if isinstance(d, (list, tuple)) and d and all(isinstance(n, str) for n in d): d = _from_registry(d, name)
+    if not isinstance(d, dict) or not d:
+        raise TypeError(f"{name} must be a non-empty dict name → factory or a list of registry names, got {d!r}")
     for k, f in d.items():
         if not callable(f) or isinstance(f, (Aggregator, Mechanism)):
             raise TypeError(f"{name}[{k!r}] must be a factory (a class or a function), not {f!r}")
@@ -179,24 +200,21 @@ class _Plan:
     aggregators: dict
     metric: Optional[str]
     cells: list            # (dataset name, mechanism name, epsilon, trial, SeedSequence)
+    keep_scores: bool = False
 
 def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
     "The metric's name: `metric`, or accuracy / MAE by the kind of the answers."
     return METRICS[ds.answers.kind] if metric is None else metric
 
-def _make_aggregator(make: Callable, mechanism: Mechanism) -> Aggregator:
-    "Call an aggregator factory, passing the mechanism to one that takes an argument."
-    agg = make(mechanism) if _n_required(make) == 1 else make()
-    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
-    return agg
-
-def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str) -> tuple:
-    "(metric value, seconds) of one aggregator fitted on `answers`."
-    agg = _make_aggregator(make, mechanism)
+def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str,
+               keep_scores: bool = False) -> tuple:
+    "(metric value, seconds, per-task scores or None) of one aggregator fitted on `answers`."
+    agg = _make_aggregator(make, mechanism, ds)
     t = time.perf_counter()
     labels = agg.fit(answers).labels_
     seconds = time.perf_counter() - t
-    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds
+    scores = task_scores(labels, ds.truth, metric).astype(np.float32) if keep_scores else None
+    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds, scores
 
 def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
     "Call a mechanism factory with ε (and the dataset, if it takes two arguments)."
@@ -215,8 +233,8 @@ def _run_cell(plan: _Plan, i: int) -> list:
     metric = _metric_of(ds, plan.metric)
     rows = []
     for aname, make in plan.aggregators.items():
-        value, seconds = _fit_score(make, mech, private, ds, metric)
-        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv))
+        value, seconds, scores = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
+        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv, scores))
     return rows
 
 def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
@@ -224,13 +242,14 @@ def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
     return [r for i in idx for r in _run_cell(plan, i)]
 
 def _clean_values(plan: _Plan) -> dict:
-    "(dataset, aggregator) → the aggregator's metric on the original answers (a mechanism-aware factory gets NoPrivacy)."
+    "(dataset, aggregator) → (metric, per-task scores or None) without privacy (a channel-aware factory gets NoPrivacy)."
     out = {}
     for dname, ds in plan.datasets.items():
         A = ds.answers
         clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
         for aname, make in plan.aggregators.items():
-            out[dname, aname] = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric))[0]
+            value, _, scores = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores)
+            out[dname, aname] = value, scores
     return out
 
 # %% ../nbs/06_experiments.ipynb #75396d3c
@@ -275,11 +294,11 @@ def _execute(plan: _Plan, n_jobs: int, client, progress: bool) -> list:
 
 # %% ../nbs/06_experiments.ipynb #7d40c390
 def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10, seed: int = 0, n_jobs: int = 1,
-          client=None, progress: bool = True, metric: Optional[str] = None) -> pd.DataFrame:
+          client=None, progress: bool = True, metric: Optional[str] = None, task_scores: bool = False) -> pd.DataFrame:
     "Privacy–utility table: every dataset × mechanism(ε) × trial perturbed once, every aggregator scored on it."
     datasets = _named_datasets(data)
     mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
-    aggregators = _factories(aggregators, "aggregators", (0, 1))
+    aggregators = _factories(aggregators, "aggregators", (0, 1, 2))
     eps, trials = _epsilons(epsilons), check_count(trials, "trials")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
@@ -291,13 +310,15 @@ def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10,
     seqs = np.random.SeedSequence(int(seed)).spawn(len(grid))
     for d in datasets:                       # a bad ε or factory fails here, before any work is done
         for m in mechanisms: [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
-    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)])
+    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)], bool(task_scores))
     clean = _clean_values(plan)
     rows = _execute(plan, n_jobs, client, progress)
-    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")])
-    df.insert(8, "clean", [clean[d, a] for d, a in zip(df.dataset, df.aggregator)])
+    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")] + ["task_scores"])
+    keys = list(zip(df.dataset, df.aggregator))
+    df.insert(8, "clean", [clean[k][0] for k in keys])
     df.insert(9, "change", df.value - df.clean)
-    return df
+    if not task_scores: return df.drop(columns="task_scores")
+    return df.assign(clean_task_scores=[clean[k][1] for k in keys])
 
 # %% ../nbs/06_experiments.ipynb #28da948c
 def _mean_se(df: pd.DataFrame, y: str) -> pd.DataFrame:
@@ -314,6 +335,19 @@ def _check_sweep_table(df) -> None:
     if missing: raise ValueError(f"df is not a sweep table: missing columns {missing}")
     if df.empty: raise ValueError("df is empty: nothing to plot or tabulate")
 
+AGGREGATOR_STYLE = {
+    "MajorityVote": ("#1f77b4", "o"), "WeightedVote": ("#ff7f0e", "s"), "DawidSkene": ("#2ca02c", "^"),
+    "DawidSkene+channel": ("#d62728", "v"), "OneCoinDawidSkene": ("#9467bd", "D"), "CRH": ("#8c564b", "P"),
+    "Mean": ("#e377c2", "o"), "Median": ("#bcbd22", "s"), "ConfidenceWeightedMean": ("#17becf", "D"),
+    "GTM": ("#393b79", "X")}
+_SPARE = [("#7b4173", "<"), ("#637939", ">"), ("#843c39", "h"), ("#3182bd", "p"), ("#e6550d", "*"), ("#31a354", "d")]
+MECHANISM_LINES = ("-", "--", "-.", ":")
+
+def aggregator_style(name: str) -> tuple:
+    "(colour, marker) of an aggregator in every figure: its own in AGGREGATOR_STYLE, else a spare one chosen by name."
+    if name in AGGREGATOR_STYLE: return AGGREGATOR_STYLE[name]
+    return _SPARE[sum(map(ord, name)) % len(_SPARE)]
+
 def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = True):
     "Metric (or `y='change'`) vs ε, log axis, ± 1 SE band per (mechanism, aggregator), a panel per dataset."
     import matplotlib.pyplot as plt
@@ -329,11 +363,14 @@ def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = T
     axes = np.atleast_1d(axes)
     if len(axes) != len(names): raise ValueError(f"axes must hold one Axes per dataset ({len(names)}), got {len(axes)}")
     stats = _mean_se(shown, y)
+    lines = {m: MECHANISM_LINES[i % len(MECHANISM_LINES)] for i, m in enumerate(pd.unique(shown.mechanism))}
     for ax, name in zip(axes, names):
         sub = stats[stats.dataset == name]
-        for i, ((mech, agg), s) in enumerate(sub.groupby(["mechanism", "aggregator"], sort=False)):
+        for (mech, agg), s in sub.groupby(["mechanism", "aggregator"], sort=False):
             s = s.sort_values("epsilon")
-            line, = ax.plot(s.epsilon, s["mean"], "o-", ms=3, label=f"{agg} · {mech}")
+            colour, marker = aggregator_style(agg)
+            line, = ax.plot(s.epsilon, s["mean"], marker=marker, ls=lines[mech], color=colour, ms=3,
+                            label=f"{agg} · {mech}")
             ax.fill_between(s.epsilon, s["mean"] - s.se, s["mean"] + s.se, color=line.get_color(), alpha=.2)
             if clean and y == "value":
                 ax.axhline(shown.clean[(shown.dataset == name) & (shown.aggregator == agg)].iloc[0],

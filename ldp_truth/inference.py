@@ -81,7 +81,7 @@ class Aggregator:
                         "have one); fit it on Answers in memory")
 
     def fit_predict(self, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label",
-                    duplicates: str = "error") -> pd.Series:
+                    duplicates: str = "error", classes=None) -> pd.Series:
         "Fit on a long DataFrame (crowd-kit's format, pandas or Dask); the truths as a Series `agg_label` by task id."
         if is_dask_frame(df):
             if duplicates != "error":
@@ -90,7 +90,7 @@ class Aggregator:
             self.fit(D)
             return D.predictions(self.labels_)
         kind = self.kinds[0] if len(self.kinds) == 1 else None
-        A = Answers.from_frame(df, worker, task, label, kind=kind, duplicates=duplicates)
+        A = Answers.from_frame(df, worker, task, label, kind=kind, duplicates=duplicates, classes=classes)
         self.fit(A)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")

@@ -19,12 +19,18 @@ Two things are then done to the rendered pages so that the site reads with no ne
   JavaScript + CSS to every page with maths and up to 1.2 MB of fonts to the site, and would still typeset after the
   page loads. KaTeX's glyphs are finer; MathML needs nothing and cannot fail to load. A table-of-contents entry
   shows its heading's rendered maths, not its TeX.
+- **Checks fold away, figures say what they show.** A code cell that checks (`test_eq`, `test_fail`, `assert`, ...)
+  is folded under a "Check" summary on the module pages (its output stays in view; the notebooks are unchanged), and
+  every figure gets alt text: its cell's `fig-alt`, else its `fig-cap`, else the first sentence of the prose above it.
+- **Docstrings read as maths.** A docstring is plain text so that `help()` reads well (`p^f`, `u_i`, `e^{-t}`); on the
+  site its powers and indices are set as superscripts and subscripts.
 - **Links stay inside the site.** nbdev writes symbol links to `doc_host` (`…/privacy.html#audit`), source links and
   a "Report an issue" action to `git_url`; neither site exists. Symbol links are pointed at the local page
   (`05_privacy.html#audit`; a method without an entry of its own links to its class, a private helper's name
   is left as plain code), source links are removed, and `_quarto.yml` asks for no repository actions.
 """
 import ast
+import json
 from html import unescape
 from pathlib import Path
 import re
@@ -65,6 +71,63 @@ def process_notebooks() -> Path:
     finally: processors._do_eval = _nbdev_runs_for_docs
 
 
+CHECK = re.compile(r"^\s*(?:test_\w+\(|assert\b)|\b(?:test_eq|test_fail|test_close|test_ne|test_is)\(", flags=re.M)
+DIRECTIVE = re.compile(r"^#\|\s*([\w-]+)\s*:\s*(.*)$", flags=re.M)
+
+
+def is_check(cell) -> bool:
+    "A code cell shown on the page that checks something (a `test_*` call or an `assert`), not documentation."
+    src = "".join(cell.get("source", ""))
+    opts = dict(DIRECTIVE.findall(src))
+    return (cell.get("cell_type") == "code" and bool(CHECK.search(src)) and opts.get("echo", "").strip() != "false"
+            and "show_doc(" not in src)
+
+
+ABBREVIATIONS = ("Fig", "Figs", "eq", "Eq", "Alg", "al", "e.g", "i.e", "vs", "cf", "Thm", "Sec", "resp")
+
+
+def first_sentence(markdown: str, limit: int = 200) -> str:
+    "The first sentence of Markdown prose that reads as words (four or more, no TeX), as plain text."
+    text = "\n".join(line for line in markdown.splitlines() if not line.lstrip().startswith("#"))
+    text = " ".join(re.sub(r"[`*>]", "", re.sub(r"\[([^]]*)\]\([^)]*\)", r"\1", text)).split())
+    start, sentences = 0, []
+    for m in re.finditer(r"[.:!?](?=\s|$)", text):
+        if not text[:m.start()].endswith(ABBREVIATIONS): sentences.append(text[start:m.start() + 1].strip()); start = m.end()
+    sentences.append(text[start:].strip())
+    words = [s for s in sentences if len(s.split()) >= 4 and not re.search(r"[$\\]", s)]
+    return (words[0] if words else "a figure")[:limit].rstrip(":")
+
+
+def figure_alt(cell, prose: str) -> str:
+    "Alt text for a figure cell: its `fig-alt`, else its `fig-cap`, else the first sentence of the prose above it."
+    opts = dict(DIRECTIVE.findall("".join(cell.get("source", ""))))
+    text = opts.get("fig-alt") or opts.get("fig-cap") or f"Figure: {first_sentence(prose)}"
+    return text.strip().strip("\"'")
+
+
+def has_figure(cell) -> bool:
+    "Whether a code cell's saved outputs hold a picture."
+    return any({"image/png", "image/svg+xml", "image/jpeg"} & set(o.get("data") or {}) for o in cell.get("outputs", []))
+
+
+def fold_checks_and_describe_figures(proc: Path) -> tuple[int, int]:
+    "In every processed notebook but the landing page: fold the check cells; give every figure cell a `fig-alt`."
+    folded = described = 0
+    for path in sorted(proc.glob("*.ipynb")):
+        nb, prose = json.loads(path.read_text()), ""
+        for cell in nb["cells"]:
+            src = "".join(cell.get("source", ""))
+            if cell["cell_type"] == "markdown": prose = src; continue
+            head = []
+            if path.name != "index.ipynb" and is_check(cell):
+                head += ["#| code-fold: true", '#| code-summary: "Check"']; folded += 1
+            if has_figure(cell) and "fig-alt" not in src:
+                head.append(f"#| fig-alt: {json.dumps(figure_alt(cell, prose), ensure_ascii=False)}"); described += 1
+            if head: cell["source"] = "\n".join(head) + "\n" + src
+        path.write_text(json.dumps(nb, ensure_ascii=False))
+    return folded, described
+
+
 def render(proc: Path, out: Path) -> None:
     "Render the processed notebooks with Quarto where it is on PATH, else with smalldocs; the site goes to `out`."
     if shutil.which("quarto"):
@@ -103,7 +166,7 @@ def toc_as_headings(page: str) -> str:
 
 def page_names(out: Path) -> dict[str, tuple[str, set]]:
     "nbdev's name for each page (`privacy.html`, the notebook's name without its number) → the file in `out`, its ids."
-    return {re.sub(r"^\d+_", "", p.name): (p.name, set(re.findall(r'\sid="([^"]+)"', p.read_text())))
+    return {re.sub(r"^\d+[a-z]*_", "", p.name): (p.name, set(re.findall(r'\sid="([^"]+)"', p.read_text())))
             for p in out.glob("*.html")}
 
 
@@ -120,6 +183,38 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
     return re.sub(rf'<p><a href="{re.escape(git_url)}/blob/[^"]*"[^>]*>source</a></p>\s*', "", page)
 
 
+LETTER = "A-Za-zα-ωΑ-Ωℓ"
+POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|[−-]?[{LETTER}0-9]+)")
+INDEX = re.compile(rf"(?<![A-Za-z0-9_.])([{LETTER}])_(\{{[^{{}}]*\}}|[{LETTER}0-9]{{1,2}})(?![A-Za-z0-9_])")
+SHOW_DOC = re.compile(r'(<div class="cell-output cell-output-display cell-output-markdown">\s*<hr />)(.*?)(?=</div>\s*</div>)',
+                      flags=re.S)
+
+
+def powers_and_indices(text: str) -> str:
+    "Plain-text maths as HTML: `p^f` → p<sup>f</sup>, `e^{-t}` → e<sup>-t</sup>, `u_i` → u<sub>i</sub> (HTML text in)."
+    inner = lambda g: powers_and_indices(g[1:-1]) if g.startswith("{") else g
+    text = POWER.sub(lambda m: f"<sup>{inner(m.group(1))}</sup>", text)
+    return INDEX.sub(lambda m: f"{m.group(1)}<sub>{inner(m.group(2))}</sub>", text)
+
+
+def docstring_maths(page: str) -> str:
+    "In each documented symbol's docstring and parameter table: powers and indices set as maths, code left alone."
+    def prose(html_text: str) -> str:
+        parts, depth = re.split(r"(<[^>]+>)", html_text), 0
+        for i, part in enumerate(parts):
+            if part.startswith("<"):
+                tag = re.match(r"</?(\w+)", part)
+                if tag and tag.group(1) in ("code", "pre", "math"): depth += -1 if part.startswith("</") else 1
+            elif not depth: parts[i] = powers_and_indices(part)
+        return "".join(parts)
+    def block(m: re.Match) -> str:
+        body = re.sub(r"(<p><em>)(.*?)(</em></p>)", lambda d: d.group(1) + prose(d.group(2)) + d.group(3), m.group(2),
+                      flags=re.S)
+        body = re.sub(r"(<td[^>]*>)(.*?)(</td>)", lambda d: d.group(1) + prose(d.group(2)) + d.group(3), body, flags=re.S)
+        return m.group(1) + body
+    return SHOW_DOC.sub(block, page)
+
+
 def finish_site(out: Path) -> dict[str, int]:
     "Maths as MathML and links kept local in every page of `out`; the number of formulas per page."
     cfg = get_config()
@@ -127,7 +222,8 @@ def finish_site(out: Path) -> dict[str, int]:
     pages, counts = page_names(out), {}
     for p in sorted(out.glob("*.html")):
         page, counts[p.name] = tex_as_mathml(p.read_text())
-        p.write_text(localize_links(toc_as_headings(page), pages, doc_url, cfg.git_url.rstrip("/")))
+        page = docstring_maths(toc_as_headings(page))
+        p.write_text(localize_links(page, pages, doc_url, cfg.git_url.rstrip("/")))
     return counts
 
 
@@ -135,9 +231,12 @@ def main() -> None:
     root = get_config().config_path
     out = root / "_docs"
     start = time.perf_counter()
-    render(process_notebooks(), out)
+    proc = process_notebooks()
+    folded, described = fold_checks_and_describe_figures(proc)
+    render(proc, out)
     counts = finish_site(out)
-    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; formulas rendered as MathML per page: "
+    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; {folded} check cells folded, "
+          f"{described} figures given alt text; formulas rendered as MathML per page: "
           + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
 

@@ -15,7 +15,7 @@ import yaml
 from nbconvert import MarkdownExporter
 from nbdev.config import get_config
 
-from make_docs import process_notebooks   # the same processing the docs site gets (tools/ is on sys.path when run as a script)
+from make_docs import figure_alt, has_figure, process_notebooks   # the same processing the docs site gets (tools/ is on sys.path when run as a script)
 
 
 def strip_front_matter(md: str) -> str:
@@ -40,9 +40,24 @@ def hide_echo_false(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+def figure_alts(nb: nbformat.NotebookNode) -> list[str]:
+    "The alt text of each figure of the notebook, in order (as on the site: `fig-alt`, `fig-cap`, or the prose above)."
+    alts, prose = [], ""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown": prose = cell.source
+        elif has_figure(cell): alts += [figure_alt(cell, prose)] * sum("image/png" in o.get("data", {}) for o in cell.outputs)
+    return alts
+
+
+def describe_figures(md: str, alts: list[str]) -> str:
+    "nbconvert writes every picture as `![png](...)`; give each its alt text instead."
+    it = iter(alts)
+    return re.sub(r"!\[png\]\(", lambda m: f"![{next(it, 'figure').replace(']', ')')}](", md)
+
+
 def symbol_links_to_notebooks(md: str, doc_url: str, nbs: Path) -> str:
     "Links to nbdev's pages under `doc_url` (`privacy.html#audit`) → the notebook from the root (`nbs/05_privacy.ipynb`)."
-    notebooks = {re.sub(r"^\d+[a-z]?_", "", p.stem) + ".html": f"nbs/{p.name}" for p in nbs.glob("*.ipynb")}
+    notebooks = {re.sub(r"^\d+[a-z]*_", "", p.stem) + ".html": f"nbs/{p.name}" for p in nbs.glob("*.ipynb")}
     def local(m: re.Match) -> str:
         if m.group(1) not in notebooks: raise ValueError(f"README links to {m.group(0)}, documented by no notebook")
         return f"]({notebooks[m.group(1)]})"
@@ -60,6 +75,7 @@ def main() -> None:
     for name, data in resources.get("outputs", {}).items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_bytes(data)
+    md = describe_figures(md, figure_alts(nb))
     md = symbol_links_to_notebooks(notebook_links_from_root(strip_front_matter(md)), doc_url, cfg.nbs_path)
     (root / "README.md").write_text(md.strip() + "\n")
     print(f"README.md written ({len(md)} characters, {len(resources.get('outputs', {}))} figures)")
