@@ -109,12 +109,16 @@ def _parameter_lines(f) -> list:
         if comments.get(p.name): lines.append(f"    {comments[p.name]}")
     return lines
 
+def _no_arguments(self):
+    "The `__init__` given to a documented class that inherits `object`'s."
+
 def _own_init(cls):
     "The class's own `__init__` (a copy of the inherited one if it has none), so that its doc is the class's alone."
     init = cls.__init__
     if "__init__" not in vars(cls):
-        init = types.FunctionType(init.__code__, init.__globals__, "__init__", init.__defaults__, init.__closure__)
-        init.__kwdefaults__, init.__annotations__ = cls.__init__.__kwdefaults__, dict(cls.__init__.__annotations__)
+        base = init if isinstance(init, types.FunctionType) else _no_arguments
+        init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+        init.__kwdefaults__, init.__annotations__ = base.__kwdefaults__, dict(base.__annotations__)
         init.__qualname__, init.__module__ = f"{cls.__qualname__}.__init__", cls.__module__
         cls.__init__ = init
     return init

@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from scipy.optimize import brentq
 
 from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
-                            check_real)
+                            check_real, documented)
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -251,6 +251,11 @@ def _add_noise(values: np.ndarray, scale, kind: str, rng: np.random.Generator, s
     return out
 
 # %% ../nbs/04_mechanisms.ipynb #3486232a
+@documented(epsilon="the ε per answer that holds against one who sees the other answers too",
+            secure='whether OpenDP\'s secure samplers draw the noise (False: NumPy, seedable)',
+            protects_null="whether a missing answer (NULL) is as protected as a value",
+            discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
+            max_answers="the most answers per worker for which epsilon holds (None: any number)")
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
     epsilon: float = math.inf
@@ -307,9 +312,11 @@ class Mechanism:
     def _repr_args(self) -> dict: return {}
 
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
+@documented()
 class NoPrivacy(Mechanism):
     "The identity mechanism (ε = ∞): answers released unchanged; the clean baseline of an experiment."
-    def __init__(self, n_classes: Optional[int] = None):
+    def __init__(self,
+            n_classes: Optional[int] = None):  # the answers' classes (None: any answers)
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
 
@@ -405,9 +412,16 @@ def with_null_class(classes) -> np.ndarray:
         raise ValueError(f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own")
     return np.array(list(classes) + [NULL_LABEL], dtype=object)
 
+@documented(n_symbols="the output symbols: n_classes, plus one with null=True",
+            p_keep="the chance that an answer is reported unchanged")
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
-    def __init__(self, epsilon: float, n_classes: int, null: bool = False, secure: bool = False, max_cells: int = 2 * 10**7):
+    def __init__(self,
+            epsilon: float,  # the ε per answer
+            n_classes: int,  # the answers' classes K
+            null: bool = False,  # NULL as one more symbol, every cell perturbed (Sun et al. eq. 8)
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # null=True: the most workers × tasks cells to perturb
         self.epsilon, self.n_classes = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
         if not isinstance(null, (bool, np.bool_)): raise TypeError(f"null must be True or False, got {null!r}")
         self.null, self.secure, self.max_cells, self.protects_null = bool(null), bool(secure), int(max_cells), bool(null)
@@ -447,9 +461,13 @@ class RandomizedResponse(_FlipMechanism):
         return out
 
 # %% ../nbs/04_mechanisms.ipynb #a4f6028d
+@documented()
 class OneLayer(_FlipMechanism):
     "Li et al. KDD'18 one-layer mechanism (Def. 5.1, Alg. 1): every worker flips each answer with probability p_flip."
-    def __init__(self, p_flip: float, n_classes: int, secure: bool = False):
+    def __init__(self,
+            p_flip: float,  # the chance that an answer is replaced by one of the other classes
+            n_classes: int,  # the answers' classes K
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.n_classes = _check_n_classes(n_classes)
         self.p_flip, self.secure = _check_p_flip(p_flip, self.n_classes), bool(secure)
         self.epsilon = one_layer_epsilon(self.p_flip, self.n_classes)
@@ -463,9 +481,15 @@ class OneLayer(_FlipMechanism):
     def transition_matrix(self) -> np.ndarray: return _flip_matrix(self.p_flip, self.n_classes)
     def _repr_args(self): return dict(p_flip=self.p_flip, n_classes=self.n_classes)
 
+@documented(epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored")
 class TwoLayer(_FlipMechanism):
     "Li et al. KDD'18 two-layer mechanism (Alg. 2): each worker draws p_u ~ U(a, b) once, then flips with it."
-    def __init__(self, a: float, b: float, n_classes: int, max_answers: Optional[int] = None, secure: bool = False):
+    def __init__(self,
+            a: float,  # each worker's flip probability p_u ~ U(a, b), 0 ≤ a < b ≤ (K−1)/K
+            b: float,  # the upper end of p_u's range
+            n_classes: int,  # the answers' classes K
+            max_answers: Optional[int] = None,  # epsilon holds up to this many answers per worker
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.n_classes = _check_n_classes(n_classes)
         self.a, self.b = _check_ab(a, b, self.n_classes)
         self.secure, self.max_answers = bool(secure), _check_max_answers(max_answers)
@@ -532,11 +556,17 @@ def _paper_args(mech) -> dict:
     "The paper's number, when the mechanism was built by its paper name."
     return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
 
+@documented(scale="the Laplace noise scale",
+            epsilon_paper="from_paper: the paper's ε (None otherwise)")
 class LaplacePerturbation(Mechanism):
     "Sun et al. LP: fill NULLs (eq. 6), then add Laplace noise to every cell (eq. 7), scale Δ/ε so that ε holds."
     epsilon_paper: Optional[float] = None
-    def __init__(self, epsilon: float, domain, null_fill: Union[str, float, None] = "uniform", secure: bool = False,
-                 max_cells: int = 2 * 10**7):
+    def __init__(self,
+            epsilon: float,  # the ε per cell
+            domain,  # the answers' values Γ (their range is the sensitivity)
+            null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, or None
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will fill and perturb
         d = _check_domain(domain)
         self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
 
@@ -602,9 +632,14 @@ def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
     "The rate λ₂ = ε²/(2Δ²) whose one-answer ε (variance unknown) is `epsilon`: the inverse of Δ√(2λ₂)."
     return check_positive(epsilon, "epsilon") ** 2 / (2 * check_positive(sensitivity, "sensitivity") ** 2)
 
+@documented()
 class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: per-worker variance δ² ~ Exp(rate λ₂), then N(0, δ²) noise on each answer."
-    def __init__(self, epsilon: Optional[float] = None, domain=None, lam2: Optional[float] = None, secure: bool = False):
+    def __init__(self,
+            epsilon: Optional[float] = None,  # the ε for a worker with one answer (needs domain)
+            domain=None,  # the answers' values (their range is the sensitivity)
+            lam2: Optional[float] = None,  # or the paper's rate λ₂ (then epsilon = inf)
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.secure = bool(secure)
         if lam2 is not None:
             if epsilon is not None or domain is not None:
@@ -688,11 +723,20 @@ def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
     "Exact argmin of Sun et al.'s L_DP (eq. 9) for every worker: u_i = G_i⁺ c_i, c_i = b_i − η_i (minimum norm if |T_i| < d)."
     return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
+@documented(scale="the Laplace scale of the objective noise",
+            epsilon_paper="from_paper: the paper's ε (None otherwise)")
 class MatrixFactorization(Mechanism):
     "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Lap(scale) objective noise; the worker sends u_i V."
     epsilon_paper: Optional[float] = None
-    def __init__(self, d: int, domain, scale: float, rng: RngLike = None, n_tasks: Optional[int] = None,
-                 V: Optional[np.ndarray] = None, secure: bool = False, max_cells: int = 2 * 10**7):
+    def __init__(self,
+            d: int,  # the factorization's dimension (rows of V)
+            domain,  # the answers' values Γ
+            scale: float,  # the Laplace scale of the objective noise η
+            rng: RngLike = None,  # the server's generator of the task profiles V
+            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
         self.domain = _check_domain(domain)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)): raise TypeError(f"d must be an integer >= 1, got {d!r}")
         if d < 1: raise ValueError(f"d (factorization parameter) must be >= 1, got {d}")
@@ -794,12 +838,21 @@ def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> floa
     s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
+@documented()
 class BoundedMatrixFactorization(MatrixFactorization):
     "Sun et al.'s MF repaired: Huber loss (residual influence ≤ B) and ridge λ, so NULL cells are ε-protected too."
     protects_null = True
-    def __init__(self, epsilon: float, d: int, domain, bound: Optional[float] = None, ridge: Optional[float] = None,
-                 rng: RngLike = None, n_tasks: Optional[int] = None, V: Optional[np.ndarray] = None,
-                 secure: bool = False, max_cells: int = 2 * 10**7):
+    def __init__(self,
+            epsilon: float,  # the ε per cell, NULL cells included
+            d: int,  # the factorization's dimension (rows of V)
+            domain,  # the answers' values Γ
+            bound: Optional[float] = None,  # Huber bound B (None: half Γ's range)
+            ridge: Optional[float] = None,  # the ridge λ (None: 1/(e^(ε/2) − 1), half the budget)
+            rng: RngLike = None,  # the server's generator of the task profiles V
+            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
         e, dom = check_positive(epsilon, "epsilon"), _check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
