@@ -68,11 +68,11 @@ def check_positive_or_inf(x, name: str) -> float:
     if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf allowed), got {x!r}")
     return v
 
-def check_fraction(x, name: str, zero: bool = True) -> float:
-    "`x` as a float in [0, 1] (in (0, 1] with `zero=False`: a share, a density), or an error naming `name`."
+def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
+    "`x` as a float in [0, 1]; `zero=False` / `one=False` exclude 0 / 1 (a density, a δ); else an error naming `name`."
     v = check_real(x, name)
-    if not ((v >= 0 if zero else v > 0) and v <= 1):
-        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1], got {x!r}")
+    if not ((v >= 0 if zero else v > 0) and (v <= 1 if one else v < 1)):
+        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1{']' if one else ')'}, got {x!r}")
     return v
 
 # %% ../nbs/00_data.ipynb #518bac9e

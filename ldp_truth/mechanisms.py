@@ -13,8 +13,8 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import brentq
 
-from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
-                            check_real, documented)
+from .data import (Answers, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
+                            check_positive, check_real, documented)
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -100,9 +100,7 @@ def two_layer_epsilon_marginal(a: float, b: float, n_classes: int) -> float:
 
 def _check_ab(a, b, s: int) -> tuple:
     "Bounds of U(a, b): 0 <= a <= b <= 1 with mean (a+b)/2 in (0, (s−1)/s] (Theorem 6.3's validity condition)."
-    a, b = check_real(a, "a"), check_real(b, "b")
-    if not (0 <= a <= 1): raise ValueError(f"a must lie in [0, 1], got {a}")
-    if not (0 <= b <= 1): raise ValueError(f"b must lie in [0, 1], got {b}")
+    a, b = check_fraction(a, "a"), check_fraction(b, "b")
     if a > b: raise ValueError(f"a must be <= b, got a={a}, b={b}")
     if not (0 < (a + b) / 2 <= (s - 1) / s):
         raise ValueError(f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s-1)/s:.4g}] for s={s} "
@@ -738,9 +736,8 @@ class MatrixFactorization(Mechanism):
             secure: bool = False,  # noise from OpenDP's cryptographic samplers
             max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
         self.domain = _check_domain(domain)
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)): raise TypeError(f"d must be an integer >= 1, got {d!r}")
-        if d < 1: raise ValueError(f"d (factorization parameter) must be >= 1, got {d}")
-        self.d, self.secure, self.max_cells, self._server_rng = int(d), bool(secure), int(max_cells), as_generator(rng)
+        self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
+        self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
         self.epsilon = laplace_epsilon(self.scale, self.domain)       # value changes only: protects_null is False
         self.V = None if V is None else self._check_V(np.asarray(V, dtype=np.float64))
