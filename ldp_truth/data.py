@@ -22,9 +22,9 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
-           'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'param_comments', 'documented', 'Answers',
-           'class_dtype', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset',
-           'datasets_available', 'dataset_summary', 'dataset_table']
+           'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'check_domain', 'param_comments',
+           'documented', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
+           'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -74,6 +74,17 @@ def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
     if not ((v >= 0 if zero else v > 0) and (v <= 1 if one else v < 1)):
         raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1{']' if one else ')'}, got {x!r}")
     return v
+
+def check_domain(domain) -> np.ndarray:
+    "A numeric answer domain Γ, sorted: a 1-D array of at least 2 distinct finite numbers, or an error."
+    d = np.asarray(domain)
+    if d.ndim != 1 or not np.issubdtype(d.dtype, np.number) or np.issubdtype(d.dtype, np.complexfloating):
+        raise TypeError(f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}")
+    d = d.astype(np.float64)
+    if not np.isfinite(d).all(): raise ValueError("domain must hold finite numbers")
+    if len(np.unique(d)) != len(d) or len(d) < 2:
+        raise ValueError(f"domain must list at least 2 distinct values, got {domain!r}")
+    return np.sort(d)
 
 # %% ../nbs/00_data.ipynb #518bac9e
 def _header_tokens(source: str) -> list:

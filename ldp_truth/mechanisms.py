@@ -13,8 +13,8 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import brentq
 
-from .data import (Answers, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
-                            check_positive, check_real, documented)
+from .data import (Answers, RngLike, as_generator, check_count, check_domain, check_fraction,
+                            check_nonnegative, check_positive, check_real, documented)
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -40,16 +40,6 @@ def _check_m(m) -> np.ndarray:
 def _check_max_answers(max_answers) -> Optional[int]:
     "None (any number of answers per worker) or an integer >= 1."
     return None if max_answers is None else check_count(max_answers, "max_answers", 1)
-
-def _check_domain(domain) -> np.ndarray:
-    "A numeric answer domain Γ: a 1-D array of at least 2 distinct finite numbers, sorted."
-    d = np.asarray(domain)
-    if d.ndim != 1 or not np.issubdtype(d.dtype, np.number) or np.issubdtype(d.dtype, np.complexfloating):
-        raise TypeError(f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}")
-    d = d.astype(np.float64)
-    if not np.isfinite(d).all(): raise ValueError("domain must hold finite numbers")
-    if len(np.unique(d)) != len(d) or len(d) < 2: raise ValueError(f"domain must list at least 2 distinct values, got {domain!r}")
-    return np.sort(d)
 
 # %% ../nbs/04_mechanisms.ipynb #621e669a
 def rr_keep_probability(epsilon: float, n_classes: int) -> float:
@@ -194,16 +184,16 @@ def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
 # %% ../nbs/04_mechanisms.ipynb #df2cf2c4
 def laplace_scale(epsilon: float, domain) -> float:
     "The Laplace scale whose ε on the domain Γ is exactly `epsilon`: (max Γ − min Γ)/ε."
-    d = _check_domain(domain)
+    d = check_domain(domain)
     return float(d[-1] - d[0]) / check_positive(epsilon, "epsilon")
 
 def laplace_scale_paper(epsilon_paper: float, domain) -> float:
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
-    return len(_check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
+    return len(check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
 
 def laplace_epsilon(scale: float, domain) -> float:
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
-    d, b = _check_domain(domain), check_positive(scale, "scale")
+    d, b = check_domain(domain), check_positive(scale, "scale")
     return float(d[-1] - d[0]) / b
 
 # %% ../nbs/04_mechanisms.ipynb #70f07a70
@@ -565,13 +555,13 @@ class LaplacePerturbation(Mechanism):
             null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, or None
             secure: bool = False,  # noise from OpenDP's cryptographic samplers
             max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will fill and perturb
-        d = _check_domain(domain)
+        d = check_domain(domain)
         self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
 
     @classmethod
     def from_paper(cls, epsilon_paper: float, domain, **kw) -> "LaplacePerturbation":
         "Sun et al.'s Lap(|Γ|/ε) (eq. 7); `epsilon` is then the ε that holds, (max Γ − min Γ)/scale."
-        d, mech = _check_domain(domain), cls.__new__(cls)
+        d, mech = check_domain(domain), cls.__new__(cls)
         mech._setup(laplace_scale_paper(epsilon_paper, d), d, **kw)
         mech.epsilon_paper = float(epsilon_paper)
         return mech
@@ -650,7 +640,7 @@ class GaussianExpVariance(Mechanism):
         if domain is None:
             raise ValueError(f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
                              "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate")
-        self.domain = _check_domain(domain)
+        self.domain = check_domain(domain)
         spread = float(self.domain[-1] - self.domain[0])
         self.lam2, self.max_answers = exp_variance_lam2(e, spread), 1         # a 2nd answer reveals the variance
         self.epsilon = exp_variance_epsilon_unknown(self.lam2, spread)
@@ -735,7 +725,7 @@ class MatrixFactorization(Mechanism):
             V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
             secure: bool = False,  # noise from OpenDP's cryptographic samplers
             max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
-        self.domain = _check_domain(domain)
+        self.domain = check_domain(domain)
         self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
         self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
@@ -831,7 +821,7 @@ def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: f
 # %% ../nbs/04_mechanisms.ipynb #ab9b7d17
 def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
     "ε (NULL ↔ answer and value changes) of Huber-ridge objective perturbation: max(B, min(2B, Δ))/s + ln(1 + 1/λ)."
-    d = _check_domain(domain)
+    d = check_domain(domain)
     s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
@@ -850,7 +840,7 @@ class BoundedMatrixFactorization(MatrixFactorization):
             V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
             secure: bool = False,  # noise from OpenDP's cryptographic samplers
             max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
-        e, dom = check_positive(epsilon, "epsilon"), _check_domain(domain)
+        e, dom = check_positive(epsilon, "epsilon"), check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
         self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
