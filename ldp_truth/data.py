@@ -88,11 +88,11 @@ def check_domain(domain) -> np.ndarray:
 
 # %% ../nbs/00_data.ipynb #518bac9e
 def _header_tokens(source: str) -> list:
-    "The tokens of a `def` header, up to the newline after its colon, from the function's dedented source."
+    "The tokens of a `def` header (from `def`, past any decorator, to the newline after its colon)."
     toks = []
     for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(source)).readline):
-        toks.append(tok)
-        if tok.type == tokenize.NEWLINE: break
+        if toks or (tok.type == tokenize.NAME and tok.string == "def"): toks.append(tok)
+        if toks and tok.type == tokenize.NEWLINE: break
     return toks
 
 def param_comments(f) -> dict:
