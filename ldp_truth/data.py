@@ -234,7 +234,10 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
         if not np.issubdtype(value.dtype, np.number) or np.issubdtype(value.dtype, np.complexfloating):
             raise TypeError(f"continuous values must be real numbers, got dtype {value.dtype}")
         value = value.astype(np.float64)
-        if not np.isfinite(value).all(): raise ValueError("value contains NaN or infinite entries; continuous answers must be finite")
+        bad = np.flatnonzero(~np.isfinite(value))
+        if len(bad): raise ValueError(f"value contains NaN or infinite entries at positions {bad[:5].tolist()}"
+                                      + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+                                      + "; continuous answers must be finite")
         return value, None, np.array([])
     if np.issubdtype(value.dtype, np.floating):
         if np.isnan(value).any(): raise ValueError("value contains NaN; a missing answer is an absent (worker, task) pair, not NaN")

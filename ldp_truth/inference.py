@@ -14,12 +14,13 @@ from .data import (Answers, RngLike, as_generator, check_count, check_nonnegativ
                             check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights,
-                               e_step, has_answers, largest_change, normalise_confusion, observed_counts, onehot,
+                               e_step, has_answers, huber_rho, huber_step, largest_change, moderated_scale,
+                               normalise_confusion, observed_counts, onehot,
                                posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator',
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS', 'Aggregator',
            'channel_is_informative', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'rr_unbias_ability',
            'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
@@ -33,6 +34,7 @@ ITERATION_DOCS = dict(n_iter_="iterations run",
 class Aggregator:
     "Base class of every aggregator: `fit(answers) -> self` and a crowd-kit style `fit_predict(df) -> Series`."
     kinds: tuple = ("categorical",)
+    bounds: Optional[tuple] = None   # continuous truths: (lo, hi) the estimates are projected into
 
     def __init__(self):
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
@@ -44,11 +46,14 @@ class Aggregator:
             raise TypeError(f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers or a "
                             f"Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a DataFrame")
         self._check_kind(answers.kind, answers.n_classes if answers.kind == "categorical" else None)
+        if self.bounds is not None and answers.kind == "categorical":
+            raise ValueError(f"bounds apply to continuous answers; got categorical answers with bounds={self.bounds}")
         if isinstance(answers, DaskAnswers):
             self._fit_dask(answers)
             self.workers_ = answers.workers          # on Dask, the ids behind the worker and class indices
             if answers.kind == "categorical": self.classes_ = answers.classes
         else: self._fit(answers)
+        if self.bounds is not None: self.labels_ = np.clip(self.labels_, *self.bounds)   # post-processing: free
         return self
 
     def _check_kind(self, kind: str, n_classes: Optional[int]):
@@ -61,6 +66,16 @@ class Aggregator:
                              "is the same label, name all the classes: Answers.from_frame(df, classes=[...])")
 
     def _fit(self, A: Answers): raise NotImplementedError
+
+    @staticmethod
+    def _check_bounds(bounds) -> Optional[tuple]:
+        "`bounds` as (lo, hi) floats with lo < hi (±inf for a side without a bound), or None."
+        if bounds is None: return None
+        if isinstance(bounds, str) or not hasattr(bounds, "__len__") or len(bounds) != 2:
+            raise TypeError(f"bounds must be (lo, hi) or None, got {bounds!r}")
+        lo, hi = check_real(bounds[0], "bounds[0]"), check_real(bounds[1], "bounds[1]")
+        if not lo < hi: raise ValueError(f"bounds must be (lo, hi) with lo < hi, got {bounds!r}")
+        return lo, hi
 
     def _fit_dask(self, D: DaskAnswers):
         raise TypeError(f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote and CRH "
@@ -510,12 +525,16 @@ class WeightedVote(Aggregator):
 class Mean(Aggregator):
     "Each task gets the plain mean of its answers."
     kinds = ("continuous",)
+    def __init__(self, bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
+        self.bounds = self._check_bounds(bounds)
     def _fit(self, A: Answers): self.labels_ = task_mean(A.task, A.value, A.n_tasks)
 
 @documented(labels_="each task's median answer (NaN: no answers)")
 class Median(Aggregator):
     "Each task gets the median of its answers (robust to a minority of outliers)."
     kinds = ("continuous",)
+    def __init__(self, bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
+        self.bounds = self._check_bounds(bounds)
     def _fit(self, A: Answers): self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
 
 # %% ../nbs/03_inference.ipynb #1c3c05b8
@@ -529,8 +548,10 @@ class ConfidenceWeightedMean(Aggregator):
     def __init__(self,
                  n_iter: int = 100,  # most iterations
                  tol: float = 1e-6,  # stop when no truth moves more than `tol` robust task scales
-                 sigma_floor: float = 1e-6):  # σ is floored at sigma_floor × the median task scale
+                 sigma_floor: float = 1e-6,  # σ is floored at sigma_floor × the median task scale
+                 bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.bounds = self._check_bounds(bounds)
         self.sigma_floor = check_nonnegative(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
@@ -551,24 +572,32 @@ class ConfidenceWeightedMean(Aggregator):
         self.converged_ = change <= self.tol
 
 # %% ../nbs/03_inference.ipynb #1200f537
-CRH_LOSSES = ("squared", "absolute")
+CRH_LOSSES = ("squared", "absolute", "huber")
+CRH_CAPS = {"absolute": 1.0, "huber": 5.0}   # each loss's default cap in task scales (the squared loss has none)
 
 def _check_cap(cap, loss: str) -> float:
-    "The absolute loss's cap in task scales (None → 1; inf → the paper's uncapped loss); the squared loss takes none."
-    if cap is None: return 1.0 if loss == "absolute" else np.inf
-    if loss != "absolute": raise ValueError(f"cap applies to loss='absolute' only; leave it None with loss={loss!r}")
+    "A loss's cap in task scales (None → CRH_CAPS; inf → no cap); the squared loss takes none."
+    if cap is None: return CRH_CAPS.get(loss, np.inf)
+    if loss not in CRH_CAPS:
+        raise ValueError(f"cap applies to loss='absolute' or 'huber' only; leave it None with loss={loss!r}")
     return check_positive_or_inf(cap, "cap")
 
 class _LocalCRH:
     "CRH's per-round statistics of answers in memory (the Dask twin: `DaskAnswers`' crh_* and vote_* methods)."
-    def __init__(self, A: Answers): self.A = A
+    def __init__(self, A: Answers, huber: bool = False): self.A, self.huber = A, huber
 
     def crh_start(self, squared: bool, cap: float) -> np.ndarray:
         "Sort once, take the robust task scales and the starting truths; each worker's loss sum."
         A, self.squared, self.cap = self.A, squared, cap
         self.by_task = sort_by_task(A.task, A.value, A.n_tasks)     # one sort, reused by every weighted median
         median = task_median(self.by_task)
-        self.scale = robust_scale(task_mad(self.by_task, median))    # convergence unit (absolute loss: normaliser)
+        mad = task_mad(self.by_task, median)
+        if self.huber:                                      # the moderated scale; the answers in their own order
+            self.scale = moderated_scale(mad, self.by_task[2])
+            self.mu, self.worker, self.task, self.value = median, A.worker, A.task, A.value
+            self.spread = self.scale[A.task]
+            return self._loss_sums()
+        self.scale = robust_scale(mad)                      # convergence unit (absolute loss: normaliser)
         if squared:
             self.mu = task_mean(A.task, A.value, A.n_tasks)
             std = task_std(A.task, A.value, A.n_tasks, self.mu)
@@ -580,13 +609,18 @@ class _LocalCRH:
         return self._loss_sums()
 
     def _loss_sums(self) -> np.ndarray:
-        loss = crh_loss(self.value - self.mu[self.task], self.spread, self.squared, self.cap)
+        r = self.value - self.mu[self.task]
+        if self.huber:                                      # kept: the next Newton step starts from these residuals
+            self.u = r / self.spread
+            loss = huber_rho(np.abs(self.u), self.cap)
+        else: loss = crh_loss(r, self.spread, self.squared, self.cap)
         return np.bincount(self.worker, weights=loss, minlength=self.A.n_workers)
 
     def crh_round(self, w: np.ndarray) -> tuple:
         "New truths from the weights `w`: (each worker's loss sum, largest move of a truth in task scales)."
         A = self.A
         if self.squared: new = task_mean(A.task, A.value, A.n_tasks, w[A.worker])
+        elif self.huber: new = self.mu + self.scale * huber_step(self.u, w[A.worker], A.task, A.n_tasks, self.cap)
         else: new = sorted_weighted_median(self.by_task, w[self.worker])
         change, self.mu = largest_change(new, self.mu, self.scale), new
         return self._loss_sums(), change
@@ -620,21 +654,27 @@ class _LocalCRH:
             weights_="each worker's weight, −log of its share of the total loss",
             **ITERATION_DOCS, change_="the last change: labels changed, or largest move of a truth in task scales")
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median, weighted mean or weighted vote."
+    "Li et al. SIGMOD'14 CRH: weighted median (claims), Huber or plain weighted mean (readings), weighted vote."
     kinds = ("categorical", "continuous")
     def __init__(self,
                  n_iter: int = 100,  # most iterations
                  tol: float = 1e-6,  # continuous: stop when no truth moves more than `tol` task scales
                  loss: str = "absolute",  # continuous answers: one of CRH_LOSSES (categorical: the 0-1 loss)
-                 cap: Optional[float] = None):  # absolute loss: cap per answer in task scales (None: 1)
+                 cap: Optional[float] = None,  # absolute/huber loss: cap per answer in task scales (None: CRH_CAPS)
+                 bounds: Optional[tuple] = None):  # continuous: (lo, hi), project the truths into it
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
-        self.loss, self.cap = loss, _check_cap(cap, loss)
+        self.loss, self.cap, self.bounds = loss, _check_cap(cap, loss), self._check_bounds(bounds)
 
-    def _fit(self, A: Answers): self._fit_on(_LocalCRH(A), A.kind)
-    def _fit_dask(self, D: DaskAnswers): self._fit_on(D, D.kind)
+    def _fit(self, A: Answers): self._fit_on(_LocalCRH(A, huber=self.loss == "huber"), A.kind)
+    def _fit_dask(self, D: DaskAnswers):
+        if self.loss == "huber": raise ValueError("loss='huber' has no Dask fit yet; fit it on Answers in memory")
+        self._fit_on(D, D.kind)
 
     def _fit_on(self, S, kind: str):
+        if kind == "categorical" and self.loss != "absolute":
+            raise ValueError(f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 loss "
+                             "(leave loss at its default)")
         (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S)
 
     def _fit_categorical(self, S):
@@ -648,13 +688,14 @@ class CRH(Aggregator):
         self._set_fitted(w, it + 1, changed, changed == 0)
 
     def _fit_continuous(self, S):
-        "Absolute loss (capped, robust task scales) → weighted median; squared loss (task std) → weighted mean."
+        "Absolute loss → weighted median; huber → Huber M-estimate (both capped); squared → weighted mean."
         total = S.crh_start(self.loss == "squared", self.cap)
         for it in range(self.n_iter):
             w = crh_weights(total)
             total, change = S.crh_round(w)
             if change <= self.tol: break
         self.labels_ = S.crh_truths()
+        if self.loss == "huber": self.scale_ = S.scale          # each task's moderated scale
         self._set_fitted(w, it + 1, change, change <= self.tol)
 
     def _set_fitted(self, weights: np.ndarray, n_iter: int, change: float, converged: bool):
@@ -668,7 +709,7 @@ class CRH(Aggregator):
             skills_="each worker's precision 1/σ_w²",
             **ITERATION_DOCS, change_="the last iteration's largest move of a z-scored truth")
 class GTM(Aggregator):
-    "Zhao & Han's Gaussian truth model, EM on z-scores: `variances_` σ_w², `skills_` 1/σ_w² (precision)."
+    "Zhao & Han's Gaussian measurement model (readings, judge by MAE): `variances_` σ_w², `skills_` 1/σ_w²."
     kinds = ("continuous",)
     def __init__(self,
                  n_iter: int = 100,  # most EM iterations
@@ -676,7 +717,8 @@ class GTM(Aggregator):
                  alpha: float = 10.0, beta: float = 10.0,  # the InvGamma(alpha, beta) prior of each σ_w²
                  mu0: float = 0.0, sigma0: float = 1.0,  # the N(mu0, sigma0²) prior of a z-scored truth
                  robust: bool = True,  # z-scores from median and MAD (False: Zhao & Han's mean and std)
-                 outlier: Optional[float] = None):  # answers beyond this many scales are outliers (None: 3 if robust)
+                 outlier: Optional[float] = None,  # answers beyond this many scales are outliers (None: 6 if robust)
+                 bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.alpha, self.beta = check_positive(alpha, "alpha"), check_positive(beta, "beta")
         self.sigma0 = check_positive(sigma0, "sigma0")
@@ -684,34 +726,60 @@ class GTM(Aggregator):
         if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
         if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
         self.robust = bool(robust)
-        default = 3.0 if self.robust else np.inf
+        default = 6.0 if self.robust else np.inf
         self.outlier = default if outlier is None else check_positive_or_inf(outlier, "outlier")
+        self.bounds = self._check_bounds(bounds)
 
     def _standardiser(self, A: Answers) -> tuple:
-        "Each task's centre and unit: median and robust scale, or (robust=False, Zhao & Han) mean and std (1 where 0)."
+        "Each task's centre and unit: median and moderated MAD, or (robust=False) mean and std (1 where 0)."
         if self.robust:
             by_task = sort_by_task(A.task, A.value, A.n_tasks)
             centre = task_median(by_task)
-            return centre, robust_scale(task_mad(by_task, centre))
+            return centre, moderated_scale(task_mad(by_task, centre), by_task[2])
         centre = task_mean(A.task, A.value, A.n_tasks)
         spread = task_std(A.task, A.value, A.n_tasks, centre)
         return centre, np.where(spread > 0, spread, 1.0)
+
+    def _em_step(self, A: Answers, z: np.ndarray, n: np.ndarray, mu: np.ndarray, post_var: np.ndarray) -> tuple:
+        "One EM step: M-step σ_w² from the worker's inliers, E-step each truth's N(mean, var); ((mean, var), σ_w²)."
+        r2 = z - mu[A.task]
+        r2 *= r2
+        out = r2 > self.outlier ** 2                         # an outlier: no say in its truth nor in its worker's σ²
+        r2 += post_var[A.task]
+        r2[out] = 0.0
+        n_in = n - np.bincount(A.worker[out], minlength=A.n_workers) if out.any() else n
+        sq = np.bincount(A.worker, weights=r2, minlength=A.n_workers)
+        var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n_in)      # M-step: posterior mode of σ_w²
+        inv = 1 / var[A.worker]
+        inv[out] = 0.0
+        prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
+        inv *= z
+        mean = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)) / prec
+        return (mean, 1 / prec), var
 
     def _fit(self, A: Answers):
         centre, spread = self._standardiser(A)
         z = (A.value - centre[A.task]) / spread[A.task]              # each task's answers as z-scores
         n = np.bincount(A.worker, minlength=A.n_workers)
-        mu, post_var = np.zeros(A.n_tasks), np.zeros(A.n_tasks)
-        for it in range(self.n_iter):
-            r2 = (z - mu[A.task]) ** 2
-            r2_capped = np.minimum(r2, self.outlier ** 2) + post_var[A.task]   # an outlier counts outlier²
-            sq = np.bincount(A.worker, weights=r2_capped, minlength=A.n_workers)
-            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w²
-            inv = (r2 <= self.outlier ** 2) / var[A.worker]          # an outlier gets no say in the truth
-            prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
-            new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z * inv, minlength=A.n_tasks)) / prec
-            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: N(mu, 1/prec)
-            if change <= self.tol: break
-        self.labels_ = np.where(has_answers(A.task, A.n_tasks), centre + spread * mu, np.nan)
-        self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, it + 1, change
+        x, steps = (np.zeros(A.n_tasks), np.zeros(A.n_tasks)), 0    # (posterior means, posterior variances)
+        while True:
+            x1, var = self._em_step(A, z, n, *x)
+            steps, change = steps + 1, float(np.abs(x1[0] - x[0]).max())
+            if change <= self.tol or steps >= self.n_iter or not self.robust or steps + 1 >= self.n_iter:
+                x = x1                                                # robust=False: Zhao & Han's plain EM
+                if change <= self.tol or steps >= self.n_iter: break
+                continue
+            x2, var = self._em_step(A, z, n, *x1)
+            x, steps = _squarem(x, x1, x2), steps + 1
+        self.labels_ = np.where(has_answers(A.task, A.n_tasks), centre + spread * x[0], np.nan)
+        self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, steps, change
         self.converged_ = change <= self.tol
+
+def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
+    "SQUAREM's jump (Varadhan & Roland 2008) from three EM iterates (means, variances); variances kept ≥ 0."
+    r = [b - a for a, b in zip(x0, x1)]
+    v = [c - 2 * b + a for a, b, c in zip(x0, x1, x2)]
+    rr, vv = sum(float(e @ e) for e in r), sum(float(e @ e) for e in v)
+    alpha = min(-np.sqrt(rr / vv), -1.0) if vv > 0 else -1.0     # α = −1 lands on x2, one plain EM step further
+    mean, var = (a - 2 * alpha * ri + alpha ** 2 * vi for a, ri, vi in zip(x0, r, v))
+    return mean, np.maximum(var, 0.0)

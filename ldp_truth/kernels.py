@@ -14,11 +14,12 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'MAD_SIGMA', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts',
-           'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view',
-           'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'posterior_sums', 'task_mean', 'task_std',
-           'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation',
-           'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights']
+__all__ = ['EPS', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'has_answers', 'argmax_labels',
+           'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks',
+           'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
+           'posterior_sums', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median',
+           'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss',
+           'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -190,13 +191,54 @@ def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray
         return np.sqrt(np.bincount(task, weights=(value - mean[task]) ** 2, minlength=n_tasks) / n)
 
 # %% ../nbs/03a_kernels.ipynb #99d3e0eb
-def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
-    "Answers sorted by (task, value): (order, each task's start and count, sorted values, sorted tasks)."
-    order = np.argsort(value)                                  # by value, then a stable radix sort by task
+try:
+    from numba import njit
+except ImportError:                  # numba is optional: sort_by_task then sorts with NumPy, to the same order
+    njit = None
+
+def _sort_runs(order: np.ndarray, start: np.ndarray, count: np.ndarray, value: np.ndarray) -> None:
+    "Sort each task's run of `order` by value in place, ties in answer order (insertion sort for short runs)."
+    for j in range(len(start)):
+        a, b = start[j], start[j] + count[j]
+        if b - a > 32:
+            order[a:b] = order[a:b][np.argsort(value[order[a:b]], kind="mergesort")]
+            continue
+        for k in range(a + 1, b):
+            x, vx, m = order[k], value[order[k]], k - 1
+            while m >= a and value[order[m]] > vx:
+                order[m + 1] = order[m]
+                m -= 1
+            order[m + 1] = x
+
+def _sort_by_task_loop(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+    "(order, start, count) by loops: a stable counting sort by task, then each task's run by value."
+    count = np.zeros(n_tasks, np.int64)
+    for t in task: count[t] += 1
+    start = np.cumsum(count) - count
+    fill, order = start.copy(), np.empty(len(task), np.int64)
+    for i in range(len(task)):
+        order[fill[task[i]]] = i
+        fill[task[i]] += 1
+    _sort_runs(order, start, count, value)
+    return order, start, count
+
+def _sort_by_task_numpy(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+    "(order, start, count) with NumPy: a stable argsort by value, then a stable radix sort by task."
+    order = np.argsort(value, kind="stable")
     for shift in range(0, max(int(n_tasks - 1).bit_length(), 1), 16):
         order = order[np.argsort((task[order] >> shift).astype(np.uint16), kind="stable")]
     count = np.bincount(task, minlength=n_tasks)
-    return order, np.cumsum(count) - count, count, value[order], task[order]
+    return order, np.cumsum(count) - count, count
+
+if njit is not None:
+    _sort_runs = njit(cache=True, nogil=True)(_sort_runs)
+    _sort_by_task_loop = njit(cache=True, nogil=True)(_sort_by_task_loop)
+
+def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+    "Answers sorted by (task, value), ties in answer order: (order, task starts, counts, values, tasks)."
+    sort = _sort_by_task_numpy if njit is None else _sort_by_task_loop
+    order, start, count = sort(task, value, n_tasks)
+    return order, start, count, value[order], task[order]
 
 # %% ../nbs/03a_kernels.ipynb #800e43a4
 def task_median(by_task: tuple) -> np.ndarray:
@@ -278,3 +320,33 @@ def crh_weights(total: np.ndarray) -> np.ndarray:
     "CRH's w_k = −log(loss_k / Σ loss) from each source's total loss (shares, weights floored at EPS); 1 if no loss."
     if total.sum() <= 0: return np.ones(len(total))
     return np.maximum(-np.log(np.maximum(total / total.sum(), EPS)), EPS)
+
+# %% ../nbs/03a_kernels.ipynb #ef2a6af4
+HUBER_C = 1.345       # Huber's constant: 95 % efficiency for normal answers
+SCALE_PRIOR = 10.0    # the pooled scale counts as this many answers in a task's moderated scale
+
+def moderated_scale(mad: np.ndarray, count: np.ndarray, prior: float = SCALE_PRIOR) -> np.ndarray:
+    "√((n·MAD² + prior·s0²)/(n + prior)) per task, s0 the median of the positive MADs (1 if none)."
+    positive = mad[mad > 0]
+    pooled = np.median(positive) if len(positive) else 1.0
+    return np.sqrt((count * np.where(count > 0, mad, 0.0) ** 2 + prior * pooled ** 2) / (count + prior))
+
+def huber_rho(a: np.ndarray, cap: float, c: float = HUBER_C) -> np.ndarray:
+    "Huber's loss ρ_c at |residual| `a` (in task scales), flat beyond `cap`."
+    a = np.minimum(a, cap)
+    return np.where(a <= c, a * a / 2, c * a - c * c / 2)
+
+def huber_step(u: np.ndarray, weight: np.ndarray, task: np.ndarray, n_tasks: int, cap: float,
+               c: float = HUBER_C) -> np.ndarray:
+    "Each task's Newton step (in task scales) for Σ weight·ρ_c(u), u = (answer − truth)/scale; 0 without a say."
+    a = np.abs(u)
+    psi = np.clip(u, -c, c)
+    psi *= weight
+    psi[a > cap] = 0.0                                      # beyond the cap an answer has no say
+    num = np.bincount(task, weights=psi, minlength=n_tasks)
+    curv = np.bincount(task, weights=np.where(a <= c, weight, 0.0), minlength=n_tasks)
+    flat = (curv == 0) & (num != 0)                         # every answer kept lies beyond c: an IRLS step
+    if flat.any():
+        with np.errstate(divide="ignore"): h = np.where(a <= cap, weight * np.minimum(1.0, c / a), 0.0)
+        curv[flat] = np.bincount(task, weights=h, minlength=n_tasks)[flat]
+    with np.errstate(invalid="ignore", divide="ignore"): return np.where(curv > 0, num / curv, 0.0)

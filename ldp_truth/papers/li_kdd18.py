@@ -10,7 +10,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from ..data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_real
 from ..mechanisms import OneLayer, TwoLayer
@@ -18,10 +18,11 @@ from ..privacy import budget_report
 
 # %% auto #0
 __all__ = ['PAPER_EPSILONS', 'PAPER_TABLE2', 'PAPER_TABLE3', 'PAPER_CLEAN_ACCURACY', 'paper_p_flip', 'one_layer', 'two_layer',
-           'privacy_table', 'td_weight', 'bound_factor', 'paper_error_bound', 'chernoff_error_bound',
-           'exact_vote_error', 'perturbed_accuracy', 'importance', 'important_users', 'delta_pdf', 'delta_cdf',
-           'sample_delta', 'prob_two_layer_below_one_layer', 'mv_expected_error', 'exact_mv_clean', 'paper_mechanisms',
-           'change_table', 'beside_paper', 'mv_coin_error', 'plot_change']
+           'two_layer_epsilon_worker', 'privacy_table', 'td_weight', 'bound_factor', 'paper_error_bound',
+           'chernoff_error_bound', 'exact_vote_error', 'perturbed_accuracy', 'importance', 'important_users',
+           'delta_pdf', 'delta_cdf', 'sample_delta', 'prob_two_layer_below_one_layer', 'mv_expected_error',
+           'exact_mv_clean', 'paper_mechanisms', 'change_table', 'beside_paper', 'RandomTieTD', 'mv_coin_error',
+           'plot_change']
 
 # %% ../../nbs/12_two_layer.ipynb #6bd6d22b
 def paper_p_flip(epsilon: float, n_classes: int) -> float:
@@ -40,19 +41,39 @@ def two_layer(epsilon: float, n_classes: int, a: float = 0.0) -> TwoLayer:
 # %% ../../nbs/12_two_layer.ipynb #96b78596
 PAPER_EPSILONS = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.01, 0.001, 0.0)
 
+# %% ../../nbs/12_two_layer.ipynb #26188091
+def _log_binomial_upper_tails(m: int, p: float) -> np.ndarray:
+    "ln Pr[Bin(m+1, p) ≥ k+1] for k = 0..m, summed in log space (−inf where the tail is empty)."
+    logpmf = stats.binom.logpmf(np.arange(m + 2), m + 1, p)
+    return np.logaddexp.accumulate(logpmf[::-1])[::-1][1:]
+
+def two_layer_epsilon_worker(a: float, b: float, n_classes: int, m: int) -> float:
+    "Exact ε of a worker's whole vector of m answers under the two-layer mechanism U(a, b), a < b: max_k ln L_k − min_k ln L_k."
+    a, b, s, m = check_real(a, "a"), check_real(b, "b"), check_count(n_classes, "n_classes", 2), check_count(m, "m")
+    if not 0 <= a < b <= 1: raise ValueError(f"a and b must satisfy 0 ≤ a < b ≤ 1, got a={a}, b={b}")
+    k = np.arange(m + 1)
+    hi, lo = _log_binomial_upper_tails(m, b), _log_binomial_upper_tails(m, a)
+    with np.errstate(divide="ignore"):
+        tail = hi + np.log1p(-np.exp(lo - hi))                   # ln(Pr_b − Pr_a) of the upper tails
+    log_L = special.betaln(k + 1, m - k + 1) + tail - k * math.log(s - 1)
+    return float(log_L.max() - log_L.min())
+
 # %% ../../nbs/12_two_layer.ipynb #8330f52a
 def privacy_table(answers: Answers, epsilons: Sequence[float] = PAPER_EPSILONS) -> pd.DataFrame:
     "Per paper ε: the per-answer and whole-vector ε that hold for the median and busiest worker, one- and two-layer."
     rows = []
     for eps in epsilons:
         r1 = budget_report(one_layer(eps, answers.n_classes), answers)
-        r2 = budget_report(two_layer(eps, answers.n_classes), answers)
+        tl = two_layer(eps, answers.n_classes)
+        r2 = budget_report(tl, answers)
         busiest, median = r2.n_answers.idxmax(), r2.n_answers.median()
+        m_max = int(r2.n_answers[busiest])
         rows.append({"paper ε": eps, "one-layer per answer": r1.eps_per_answer.max(),
-                     "two-layer per answer (median m)": float(two_layer(eps, answers.n_classes).epsilon_per_answer(int(median))),
+                     "two-layer per answer (median m)": float(tl.epsilon_per_answer(int(median))),
                      "two-layer per answer (max m)": r2.eps_per_answer[busiest],
                      "one-layer whole vector (max m)": r1.eps_worker[busiest],
-                     "two-layer whole vector (max m)": r2.eps_worker[busiest]})
+                     "two-layer whole vector (max m), exact": two_layer_epsilon_worker(tl.a, tl.b, tl.n_classes, m_max),
+                     "two-layer whole vector (max m), composition bound": r2.eps_worker[busiest]})
     return pd.DataFrame(rows).set_index("paper ε")
 
 # %% ../../nbs/12_two_layer.ipynb #05cc0ee6
@@ -192,6 +213,21 @@ def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     m, h, p = ours["mean"][cols], ours["half"][cols], paper.loc[ours.index, cols]
     out = m.map("{:.4f}".format) + " ± " + h.map("{:.4f}".format) + " | " + p.map("{:.4f}".format)
     return out.where((p - m).abs() <= h, out + " *")
+
+# %% ../../nbs/12_two_layer.ipynb #6022bea1
+class RandomTieTD(WeightedVote):
+    "TD (`WeightedVote`) with ties broken uniformly at random: TD on per-task randomly relabelled classes, labels mapped back."
+    def __init__(self, n_iter: int = 100, clip: float = 1e-3, rng: RngLike = None):
+        super().__init__(n_iter=n_iter, clip=clip)
+        self.rng = rng
+
+    def _fit(self, A: Answers):
+        perm = np.argsort(as_generator(self.rng).random((A.n_tasks, A.n_classes)), axis=1)   # class c of task j → perm[j, c]
+        super()._fit(A.with_values(perm[A.task, A.value]))
+        rows = np.arange(A.n_tasks)
+        inverse = np.argsort(perm, axis=1)
+        self.labels_ = np.where(self.labels_ >= 0, inverse[rows, np.maximum(self.labels_, 0)], self.labels_)
+        self.proba_ = self.proba_[rows[:, None], perm]
 
 # %% ../../nbs/12_two_layer.ipynb #cf406cb7
 def mv_coin_error(answers: Answers, truth: np.ndarray, ties: str) -> float:

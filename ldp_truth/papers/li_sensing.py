@@ -19,8 +19,9 @@ __all__ = ['CRH_PAPER', 'GTM_PAPER', 'user_losses', 'crh_weights', 'lemma44_gap'
            'y_second_moment', 'thm43_noise_bound', 'thm43_alpha_min_paper', 'thm43_alpha_min', 'thm43_mae_bound',
            'pairwise_mean_abs', 'thmA1_alpha_min_paper', 'thmA1_alpha_min', 'thmA1_bound_paper', 'thmA1_bound',
            'lemma48_gamma', 'lemma48_probability', 'lemma48_sensitivity_paper', 'lemma48_sensitivity',
-           'pair_difference_cdf', 'laplace_scale_of_noise', 'thm412_noise_range', 'eq19_epsilon', 'thm410_lam2',
-           'thm410_mechanism', 'reference_dataset', 'standardise', 'lam1_from_truth', 'ScaleMixtureTD']
+           'pair_difference_cdf', 'lemma48_statement_threshold', 'laplace_scale_of_noise', 'thm412_noise_range',
+           'eq19_epsilon', 'thm410_lam2', 'thm410_mechanism', 'reference_dataset', 'standardise', 'lam1_from_truth',
+           'ScaleMixtureTD']
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0054729
 CRH_PAPER = dict(loss="squared", n_iter=100, tol=1e-6)        # CRH as the paper uses it (§3.1, eqs. 1 and 3)
@@ -159,6 +160,10 @@ def lemma48_sensitivity(lam1: float, b: float, eta: float) -> float:
 def pair_difference_cdf(t, lam1: float) -> np.ndarray:
     "Pr{|x¹ − x²| ≤ t} for two values of one user, σ² ~ Exp(λ₁): x¹ − x² ~ Laplace(1/√λ₁), so 1 − e^{−t√λ₁}."
     return -np.expm1(-np.asarray(t, dtype=np.float64) * math.sqrt(check_positive(lam1, "lam1")))
+
+def lemma48_statement_threshold(b: float, eta: float) -> float:
+    "The λ₁ above which Lemma 4.8's statement Pr{Δ_s ≤ γ_s/λ₁} ≥ η(1 − 2e^{−b²/2}/b) is false: (γ_s / −ln(1 − claimed))²."
+    return (lemma48_gamma(b, eta) / -math.log1p(-lemma48_probability(b, eta))) ** 2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0415e67
 def laplace_scale_of_noise(lam2: float) -> float:

@@ -16,8 +16,8 @@ from ..data import check_count, check_fraction, check_positive, check_positive_o
 
 # %% auto #0
 __all__ = ['BERRY_ESSEEN', 'PAPER_BERRY_ESSEEN', 'private_effective_ability', 'collective_private_wisdom', 'TheoremBound',
-           'theorem2_lambda_range', 'theorem2_proof_exponent', 'theorem2_bound', 'theorem2_min_tasks', 'theorem3_bound',
-           'theorem4_pmv_lower_bound', 'pmv_error']
+           'theorem2_lambda_range', 'theorem2_proof_exponent', 'theorem2_proof_min_workers', 'theorem2_bound',
+           'theorem2_min_tasks', 'theorem3_bound', 'theorem4_pmv_lower_bound', 'pmv_error']
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #3d438bc9
 def _check_abilities(p_star) -> np.ndarray:
@@ -68,6 +68,13 @@ def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
     lam = check_real(lam, "lam")
     if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
     return 4 * n / lam * _rate(m) + 4 * math.log(1 / lam) * math.sqrt(n * math.log(m)) - n * v
+
+def theorem2_proof_min_workers(m: int, v_hat: float) -> float:
+    "Smallest n for which Eq. 30 → 31 holds at some λ of Eq. 16: 16 log²(1/λ*) log m / (v̂/2 − 4ρ/λ*)², λ* its top."
+    m, v = _check_m(m), _check_vhat(v_hat)
+    lo, hi = theorem2_lambda_range(v, m).value
+    if lo > hi: return math.inf
+    return 16 * math.log(1 / hi) ** 2 * math.log(m) / (v / 2 - 4 * _rate(m) / hi) ** 2
 
 def _theorem2_conditions(n: int, v: float, m: Optional[int], lam: Optional[float], init_error: Optional[float]) -> tuple:
     "(violated, unchecked) assumptions of Theorem 2, including the proof's step Eq. 30 → 31."
