@@ -71,7 +71,7 @@ def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
 
 def theorem2_proof_min_workers(m: int, v_hat: float) -> float:
     "Smallest n for which Eq. 30 → 31 holds at some λ of Eq. 16: 16 log²(1/λ*) log m / (v̂/2 − 4ρ/λ*)², λ* its top."
-    m, v = _check_m(m), _check_vhat(v_hat)
+    m, v = check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
     lo, hi = theorem2_lambda_range(v, m).value
     if lo > hi: return math.inf
     return 16 * math.log(1 / hi) ** 2 * math.log(m) / (v / 2 - 4 * _rate(m) / hi) ** 2
