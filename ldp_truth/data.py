@@ -5,8 +5,13 @@
 # %% ../nbs/00_data.ipynb #76a7d0fd
 from __future__ import annotations
 
+import inspect
+import io
 import json
 import os
+import textwrap
+import tokenize
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from numbers import Real
@@ -17,9 +22,9 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real',
-           'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'Answers', 'class_dtype',
-           'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available',
-           'dataset_summary', 'dataset_table']
+           'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'check_domain',
+           'param_comments', 'documented', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets', 'Dataset',
+           'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -63,12 +68,84 @@ def check_positive_or_inf(x, name: str) -> float:
     if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf allowed), got {x!r}")
     return v
 
-def check_fraction(x, name: str, zero: bool = True) -> float:
-    "`x` as a float in [0, 1] (in (0, 1] with `zero=False`: a share, a density), or an error naming `name`."
+def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
+    "`x` as a float in [0, 1]; `zero=False` / `one=False` exclude 0 / 1 (a density, a δ); else an error naming `name`."
     v = check_real(x, name)
-    if not ((v >= 0 if zero else v > 0) and v <= 1):
-        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1], got {x!r}")
+    if not ((v >= 0 if zero else v > 0) and (v <= 1 if one else v < 1)):
+        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1{']' if one else ')'}, got {x!r}")
     return v
+
+def check_domain(domain) -> np.ndarray:
+    "A numeric answer domain Γ, sorted: a 1-D array of at least 2 distinct finite numbers, or an error."
+    d = np.asarray(domain)
+    if d.ndim != 1 or not np.issubdtype(d.dtype, np.number) or np.issubdtype(d.dtype, np.complexfloating):
+        raise TypeError(f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}")
+    d = d.astype(np.float64)
+    if not np.isfinite(d).all(): raise ValueError("domain must hold finite numbers")
+    if len(np.unique(d)) != len(d) or len(d) < 2:
+        raise ValueError(f"domain must list at least 2 distinct values, got {domain!r}")
+    return np.sort(d)
+
+# %% ../nbs/00_data.ipynb #518bac9e
+def _header_tokens(source: str) -> list:
+    "The tokens of a `def` header (from `def`, past any decorator, to the newline after its colon)."
+    toks = []
+    for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(source)).readline):
+        if toks or (tok.type == tokenize.NAME and tok.string == "def"): toks.append(tok)
+        if toks and tok.type == tokenize.NEWLINE: break
+    return toks
+
+def param_comments(f) -> dict:
+    "Each argument of `f` → the `# comment` on its line (nbdev's docments style); {} if the source is unavailable."
+    try: toks = _header_tokens(inspect.getsource(f))
+    except (OSError, TypeError, SyntaxError, tokenize.TokenError): return {}
+    comments = {t.start[0]: t.string.lstrip("#").strip() for t in toks if t.type == tokenize.COMMENT}
+    found, depth, expect = {}, 0, False
+    for t in toks:
+        if t.type == tokenize.OP and t.string in "([{":
+            depth += 1
+            expect = expect or depth == 1
+        elif t.type == tokenize.OP and t.string in ")]}": depth -= 1
+        elif t.type == tokenize.OP and t.string == "," and depth == 1: expect = True
+        elif t.type == tokenize.NAME and expect and depth == 1:
+            found[t.string], expect = comments.get(t.start[0], ""), False
+    return found
+
+def _parameter_lines(f) -> list:
+    "numpydoc lines for each argument of `f` but the first (self): `name : default …`, then its comment indented."
+    comments, lines = param_comments(f), []
+    for p in list(inspect.signature(f).parameters.values())[1:]:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
+        lines.append(p.name if p.default is p.empty else f"{p.name} : default {p.default!r}")
+        if comments.get(p.name): lines.append(f"    {comments[p.name]}")
+    return lines
+
+def _no_arguments(self):
+    "The `__init__` given to a documented class that inherits `object`'s."
+
+def _own_init(cls):
+    "The class's own `__init__` (a copy of the inherited one if it has none), so that its doc is the class's alone."
+    init = cls.__init__
+    if "__init__" not in vars(cls):
+        base = init if isinstance(init, types.FunctionType) else _no_arguments
+        init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+        init.__kwdefaults__, init.__annotations__ = base.__kwdefaults__, dict(base.__annotations__)
+        init.__qualname__, init.__module__ = f"{cls.__qualname__}.__init__", cls.__module__
+        cls.__init__ = init
+    return init
+
+def documented(**attributes):
+    "Class decorator: `__init__.__doc__` lists the parameters (default, `# comment`) and the `attributes`' meanings."
+    def decorate(cls):
+        meanings = {**attributes, **{k: v for k, v in getattr(cls, "_attribute_docs", {}).items()
+                                     if k not in attributes}}    # a subclass adds its own before its base's
+        cls._attribute_docs = meanings
+        lines = ["Parameters", "----------"] + (_parameter_lines(_own_init(cls)) or ["(none)"])
+        if meanings: lines += ["", "Attributes", "----------"]
+        for name, meaning in meanings.items(): lines += [name, f"    {meaning}"]
+        cls.__init__.__doc__ = "\n".join(lines)
+        return cls
+    return decorate
 
 # %% ../nbs/00_data.ipynb #8c8e72f3
 KINDS = ("categorical", "continuous")

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 
 from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
-                            check_positive_or_inf, check_real)
+                            check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, concave_skills, crh_loss,
                                crh_weights, e_step, has_answers, huber_rho, huber_step, largest_change,
@@ -24,12 +24,18 @@ from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_count
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
 # %% auto #0
-__all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS', 'Aggregator',
-           'channel_is_informative', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene',
-           'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH',
-           'GTM']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS',
+           'Aggregator', 'channel_is_informative', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene',
+           'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
+           'ConfidenceWeightedMean', 'CRH', 'GTM']
+
+# %% ../nbs/03_inference.ipynb #0eed0ffd
+ITERATION_DOCS = dict(n_iter_="iterations run",
+                      converged_="whether the stopping rule was met before n_iter iterations")
 
 # %% ../nbs/03_inference.ipynb #2618d183
+@documented(workers_="Dask fits: the worker ids behind the worker indices",
+            classes_="Dask fits, categorical answers: the class ids behind the class indices")
 class Aggregator:
     "Base class of every aggregator: `fit(answers) -> self` and a crowd-kit style `fit_predict(df) -> Series`."
     kinds: tuple = ("categorical",)
@@ -131,6 +137,8 @@ def channel_is_informative(channel, tol: float = 1e-9) -> bool:
 # %% ../nbs/03_inference.ipynb #467b76b0
 MV_TIES = ("first", "random", "abstain")
 
+@documented(labels_="each task's most voted class index (-1: no answers, or a tie with ties='abstain')",
+            proba_="tasks × classes, each task's vote shares (with a channel: the posterior; NaN: no answers)")
 class MajorityVote(Aggregator):
     "Each task gets its most frequent answer (with a `channel`, the class most likely to produce its answers)."
     def __init__(self,
@@ -299,6 +307,17 @@ def _channel_skills(N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kap
     return _one_coin_confusion(s, K), s
 
 # %% ../nbs/03_inference.ipynb #c7a1e013
+@documented(labels_="each task's most probable class index (-1: no answers)",
+            proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
+            skills_="each worker's chance of a right answer under the fitted class prior (NaN: no answers)",
+            confusion_="workers × true class × answer, each worker's fitted confusion matrix",
+            observed_confusion_="confusion_ @ channel, the perturbed answers' confusion (no channel: confusion_)",
+            prior_="the class prior (fitted, or as class_prior fixes it)",
+            class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
+            model_="the model fitted (model='auto': the one chosen)",
+            selection_="model='auto': each model → its held-out log-likelihood (None otherwise)",
+            shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
+            **ITERATION_DOCS, log_likelihood_="the log-likelihood (with its prior terms) at each iteration")
 class DawidSkene(Aggregator):
     "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_` each worker's chance of a right answer."
     def __init__(self,
@@ -429,6 +448,7 @@ class DawidSkene(Aggregator):
         self.n_iter_, self.log_likelihood_ = len(history), history
 
 # %% ../nbs/03_inference.ipynb #cc7d82e9
+@documented(skills_="each worker's one-coin skill s: the chance of a right answer")
 class OneCoinDawidSkene(DawidSkene):
     "Dawid–Skene with one skill per worker (`skills_`): right with probability s, else uniform over the other classes."
     def __init__(self,
@@ -626,6 +646,11 @@ def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
     return (np.asarray(p, dtype=np.float64) - (1 - c) / 2) / c
 
 # %% ../nbs/03_inference.ipynb #b02d7ccd
+@documented(labels_="each task's label: 1 where its soft label y ≥ 1/2, else 0 (-1: no answers)",
+            proba_="tasks × 2, the soft labels (1 − y, y) (NaN rows: no answers)",
+            skills_="each worker's unbiased ability p̂ (Alg. 1 step 7; NaN: no answers)",
+            observed_skills_="each worker's ability on the perturbed answers, before step 7",
+            **ITERATION_DOCS, change_="the last iteration's largest move of a soft label")
 class PrivateDawidSkene(Aggregator):
     "Wang & Xu's Alg. 1: one-coin DS on binary answers through RR at ε; `skills_` the unbiased abilities (step 7)."
     def __init__(self,
@@ -679,6 +704,11 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         return np.bincount(A.worker, weights=(A.value == labels[A.task]), minlength=A.n_workers) / n
 
+@documented(labels_="each task's weighted-vote class index (-1: no answers)",
+            proba_="tasks × classes, the softmax of each task's weighted vote (NaN rows: no answers)",
+            skills_="each worker's accuracy p against the labels (NaN: no answers)",
+            weights_="each worker's vote weight g(p) = log((K−1)p/(1−p)) (Eq. 3)",
+            **ITERATION_DOCS, change_="labels changed in the last iteration (-1: one iteration only)")
 class WeightedVote(Aggregator):
     "Li et al. KDD'18: weighted vote (Eq. 2), `weights_` g(p) = log((K−1)p/(1−p)) (Eq. 3) of `skills_` p = accuracy."
     def __init__(self,
@@ -710,6 +740,7 @@ class WeightedVote(Aggregator):
         self.change_, self.converged_ = changed, changed == 0
 
 # %% ../nbs/03_inference.ipynb #912847b6
+@documented(labels_="each task's mean answer (NaN: no answers)")
 class Mean(Aggregator):
     "Each task gets the plain mean of its answers."
     kinds = ("continuous",)
@@ -717,6 +748,7 @@ class Mean(Aggregator):
         self.bounds = self._check_bounds(bounds)
     def _fit(self, A: Answers): self.labels_ = task_mean(A.task, A.value, A.n_tasks)
 
+@documented(labels_="each task's median answer (NaN: no answers)")
 class Median(Aggregator):
     "Each task gets the median of its answers (robust to a minority of outliers)."
     kinds = ("continuous",)
@@ -725,6 +757,10 @@ class Median(Aggregator):
     def _fit(self, A: Answers): self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
 
 # %% ../nbs/03_inference.ipynb #1c3c05b8
+@documented(labels_="each task's q-weighted mean answer (NaN: no answers)",
+            skills_="each worker's confidence q ∝ 1/σ, summing to 1 (Eq. 2)",
+            sigma_="each worker's RMS residual σ against the truths",
+            **ITERATION_DOCS, change_="the last iteration's largest move of a truth, in robust task scales")
 class ConfidenceWeightedMean(Aggregator):
     "Sun et al. Alg. 1: truth = q-weighted mean (Eq. 1), `skills_` q ∝ 1/σ (Eq. 2), `sigma_` σ the RMS residual."
     kinds = ("continuous",)
@@ -831,6 +867,11 @@ class _LocalCRH:
         "(labels, each task's weighted-vote shares)."
         with np.errstate(invalid="ignore"): return self.labels, self.scores / self.scores.sum(1, keepdims=True)
 
+@documented(labels_="each task's truth: weighted-vote class index, weighted median or mean (-1/NaN: none)",
+            proba_="categorical answers: tasks × classes, each task's weighted vote shares",
+            skills_="each worker's weight (the same numbers as weights_)",
+            weights_="each worker's weight, −log of its share of the total loss",
+            **ITERATION_DOCS, change_="the last change: labels changed, or largest move of a truth in task scales")
 class CRH(Aggregator):
     "Li et al. SIGMOD'14 CRH: weighted median (claims), Huber or plain weighted mean (readings), weighted vote."
     kinds = ("categorical", "continuous")
@@ -882,6 +923,10 @@ class CRH(Aggregator):
         self.n_iter_, self.change_, self.converged_ = n_iter, change, bool(converged)
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
+@documented(labels_="each task's posterior-mean truth, in the answers' units (NaN: no answers)",
+            variances_="each worker's noise variance σ_w² in z-score units (posterior mode)",
+            skills_="each worker's precision 1/σ_w²",
+            **ITERATION_DOCS, change_="the last iteration's largest move of a z-scored truth")
 class GTM(Aggregator):
     "Zhao & Han's Gaussian measurement model (readings, judge by MAE): `variances_` σ_w², `skills_` 1/σ_w²."
     kinds = ("continuous",)

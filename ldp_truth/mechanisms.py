@@ -13,8 +13,8 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import brentq
 
-from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
-                            check_real)
+from .data import (Answers, RngLike, as_generator, check_count, check_domain, check_fraction,
+                            check_nonnegative, check_positive, check_real, documented)
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -40,16 +40,6 @@ def _check_m(m) -> np.ndarray:
 def _check_max_answers(max_answers) -> Optional[int]:
     "None (any number of answers per worker) or an integer >= 1."
     return None if max_answers is None else check_count(max_answers, "max_answers", 1)
-
-def _check_domain(domain) -> np.ndarray:
-    "A numeric answer domain Γ: a 1-D array of at least 2 distinct finite numbers, sorted."
-    d = np.asarray(domain)
-    if d.ndim != 1 or not np.issubdtype(d.dtype, np.number) or np.issubdtype(d.dtype, np.complexfloating):
-        raise TypeError(f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}")
-    d = d.astype(np.float64)
-    if not np.isfinite(d).all(): raise ValueError("domain must hold finite numbers")
-    if len(np.unique(d)) != len(d) or len(d) < 2: raise ValueError(f"domain must list at least 2 distinct values, got {domain!r}")
-    return np.sort(d)
 
 # %% ../nbs/04_mechanisms.ipynb #621e669a
 def rr_keep_probability(epsilon: float, n_classes: int) -> float:
@@ -100,9 +90,7 @@ def two_layer_epsilon_marginal(a: float, b: float, n_classes: int) -> float:
 
 def _check_ab(a, b, s: int) -> tuple:
     "Bounds of U(a, b): 0 <= a <= b <= 1 with mean (a+b)/2 in (0, (s−1)/s] (Theorem 6.3's validity condition)."
-    a, b = check_real(a, "a"), check_real(b, "b")
-    if not (0 <= a <= 1): raise ValueError(f"a must lie in [0, 1], got {a}")
-    if not (0 <= b <= 1): raise ValueError(f"b must lie in [0, 1], got {b}")
+    a, b = check_fraction(a, "a"), check_fraction(b, "b")
     if a > b: raise ValueError(f"a must be <= b, got a={a}, b={b}")
     if not (0 < (a + b) / 2 <= (s - 1) / s):
         raise ValueError(f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s-1)/s:.4g}] for s={s} "
@@ -196,16 +184,16 @@ def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
 # %% ../nbs/04_mechanisms.ipynb #df2cf2c4
 def laplace_scale(epsilon: float, domain) -> float:
     "The Laplace scale whose ε on the domain Γ is exactly `epsilon`: (max Γ − min Γ)/ε."
-    d = _check_domain(domain)
+    d = check_domain(domain)
     return float(d[-1] - d[0]) / check_positive(epsilon, "epsilon")
 
 def laplace_scale_paper(epsilon_paper: float, domain) -> float:
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
-    return len(_check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
+    return len(check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
 
 def laplace_epsilon(scale: float, domain) -> float:
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
-    d, b = _check_domain(domain), check_positive(scale, "scale")
+    d, b = check_domain(domain), check_positive(scale, "scale")
     return float(d[-1] - d[0]) / b
 
 # %% ../nbs/04_mechanisms.ipynb #70f07a70
@@ -251,6 +239,11 @@ def _add_noise(values: np.ndarray, scale, kind: str, rng: np.random.Generator, s
     return out
 
 # %% ../nbs/04_mechanisms.ipynb #3486232a
+@documented(epsilon="the ε per answer that holds against one who sees the other answers too",
+            secure='whether OpenDP\'s secure samplers draw the noise (False: NumPy, seedable)',
+            protects_null="whether a missing answer (NULL) is as protected as a value",
+            discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
+            max_answers="the most answers per worker for which epsilon holds (None: any number)")
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
     epsilon: float = math.inf
@@ -307,9 +300,11 @@ class Mechanism:
     def _repr_args(self) -> dict: return {}
 
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
+@documented()
 class NoPrivacy(Mechanism):
     "The identity mechanism (ε = ∞): answers released unchanged; the clean baseline of an experiment."
-    def __init__(self, n_classes: Optional[int] = None):
+    def __init__(self,
+            n_classes: Optional[int] = None):  # the answers' classes (None: any answers)
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
 
@@ -405,9 +400,16 @@ def with_null_class(classes) -> np.ndarray:
         raise ValueError(f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own")
     return np.array(list(classes) + [NULL_LABEL], dtype=object)
 
+@documented(n_symbols="the output symbols: n_classes, plus one with null=True",
+            p_keep="the chance that an answer is reported unchanged")
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
-    def __init__(self, epsilon: float, n_classes: int, null: bool = False, secure: bool = False, max_cells: int = 2 * 10**7):
+    def __init__(self,
+            epsilon: float,  # the ε per answer
+            n_classes: int,  # the answers' classes K
+            null: bool = False,  # NULL as one more symbol, every cell perturbed (Sun et al. eq. 8)
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # null=True: the most workers × tasks cells to perturb
         self.epsilon, self.n_classes = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
         if not isinstance(null, (bool, np.bool_)): raise TypeError(f"null must be True or False, got {null!r}")
         self.null, self.secure, self.max_cells, self.protects_null = bool(null), bool(secure), int(max_cells), bool(null)
@@ -447,9 +449,13 @@ class RandomizedResponse(_FlipMechanism):
         return out
 
 # %% ../nbs/04_mechanisms.ipynb #a4f6028d
+@documented()
 class OneLayer(_FlipMechanism):
     "Li et al. KDD'18 one-layer mechanism (Def. 5.1, Alg. 1): every worker flips each answer with probability p_flip."
-    def __init__(self, p_flip: float, n_classes: int, secure: bool = False):
+    def __init__(self,
+            p_flip: float,  # the chance that an answer is replaced by one of the other classes
+            n_classes: int,  # the answers' classes K
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.n_classes = _check_n_classes(n_classes)
         self.p_flip, self.secure = _check_p_flip(p_flip, self.n_classes), bool(secure)
         self.epsilon = one_layer_epsilon(self.p_flip, self.n_classes)
@@ -463,9 +469,15 @@ class OneLayer(_FlipMechanism):
     def transition_matrix(self) -> np.ndarray: return _flip_matrix(self.p_flip, self.n_classes)
     def _repr_args(self): return dict(p_flip=self.p_flip, n_classes=self.n_classes)
 
+@documented(epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored")
 class TwoLayer(_FlipMechanism):
     "Li et al. KDD'18 two-layer mechanism (Alg. 2): each worker draws p_u ~ U(a, b) once, then flips with it."
-    def __init__(self, a: float, b: float, n_classes: int, max_answers: Optional[int] = None, secure: bool = False):
+    def __init__(self,
+            a: float,  # each worker's flip probability p_u ~ U(a, b), 0 ≤ a < b ≤ (K−1)/K
+            b: float,  # the upper end of p_u's range
+            n_classes: int,  # the answers' classes K
+            max_answers: Optional[int] = None,  # epsilon holds up to this many answers per worker
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.n_classes = _check_n_classes(n_classes)
         self.a, self.b = _check_ab(a, b, self.n_classes)
         self.secure, self.max_answers = bool(secure), _check_max_answers(max_answers)
@@ -532,18 +544,24 @@ def _paper_args(mech) -> dict:
     "The paper's number, when the mechanism was built by its paper name."
     return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
 
+@documented(scale="the Laplace noise scale",
+            epsilon_paper="from_paper: the paper's ε (None otherwise)")
 class LaplacePerturbation(Mechanism):
     "Sun et al. LP: fill NULLs (eq. 6), then add Laplace noise to every cell (eq. 7), scale Δ/ε so that ε holds."
     epsilon_paper: Optional[float] = None
-    def __init__(self, epsilon: float, domain, null_fill: Union[str, float, None] = "uniform", secure: bool = False,
-                 max_cells: int = 2 * 10**7):
-        d = _check_domain(domain)
+    def __init__(self,
+            epsilon: float,  # the ε per cell
+            domain,  # the answers' values Γ (their range is the sensitivity)
+            null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, or None
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will fill and perturb
+        d = check_domain(domain)
         self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
 
     @classmethod
     def from_paper(cls, epsilon_paper: float, domain, **kw) -> "LaplacePerturbation":
         "Sun et al.'s Lap(|Γ|/ε) (eq. 7); `epsilon` is then the ε that holds, (max Γ − min Γ)/scale."
-        d, mech = _check_domain(domain), cls.__new__(cls)
+        d, mech = check_domain(domain), cls.__new__(cls)
         mech._setup(laplace_scale_paper(epsilon_paper, d), d, **kw)
         mech.epsilon_paper = float(epsilon_paper)
         return mech
@@ -602,9 +620,14 @@ def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
     "The rate λ₂ = ε²/(2Δ²) whose one-answer ε (variance unknown) is `epsilon`: the inverse of Δ√(2λ₂)."
     return check_positive(epsilon, "epsilon") ** 2 / (2 * check_positive(sensitivity, "sensitivity") ** 2)
 
+@documented()
 class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: per-worker variance δ² ~ Exp(rate λ₂), then N(0, δ²) noise on each answer."
-    def __init__(self, epsilon: Optional[float] = None, domain=None, lam2: Optional[float] = None, secure: bool = False):
+    def __init__(self,
+            epsilon: Optional[float] = None,  # the ε for a worker with one answer (needs domain)
+            domain=None,  # the answers' values (their range is the sensitivity)
+            lam2: Optional[float] = None,  # or the paper's rate λ₂ (then epsilon = inf)
+            secure: bool = False):  # noise from OpenDP's cryptographic samplers
         self.secure = bool(secure)
         if lam2 is not None:
             if epsilon is not None or domain is not None:
@@ -617,7 +640,7 @@ class GaussianExpVariance(Mechanism):
         if domain is None:
             raise ValueError(f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
                              "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate")
-        self.domain = _check_domain(domain)
+        self.domain = check_domain(domain)
         spread = float(self.domain[-1] - self.domain[0])
         self.lam2, self.max_answers = exp_variance_lam2(e, spread), 1         # a 2nd answer reveals the variance
         self.epsilon = exp_variance_epsilon_unknown(self.lam2, spread)
@@ -688,15 +711,23 @@ def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
     "Exact argmin of Sun et al.'s L_DP (eq. 9) for every worker: u_i = G_i⁺ c_i, c_i = b_i − η_i (minimum norm if |T_i| < d)."
     return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
+@documented(scale="the Laplace scale of the objective noise",
+            epsilon_paper="from_paper: the paper's ε (None otherwise)")
 class MatrixFactorization(Mechanism):
     "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Lap(scale) objective noise; the worker sends u_i V."
     epsilon_paper: Optional[float] = None
-    def __init__(self, d: int, domain, scale: float, rng: RngLike = None, n_tasks: Optional[int] = None,
-                 V: Optional[np.ndarray] = None, secure: bool = False, max_cells: int = 2 * 10**7):
-        self.domain = _check_domain(domain)
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)): raise TypeError(f"d must be an integer >= 1, got {d!r}")
-        if d < 1: raise ValueError(f"d (factorization parameter) must be >= 1, got {d}")
-        self.d, self.secure, self.max_cells, self._server_rng = int(d), bool(secure), int(max_cells), as_generator(rng)
+    def __init__(self,
+            d: int,  # the factorization's dimension (rows of V)
+            domain,  # the answers' values Γ
+            scale: float,  # the Laplace scale of the objective noise η
+            rng: RngLike = None,  # the server's generator of the task profiles V
+            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
+        self.domain = check_domain(domain)
+        self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
+        self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
         self.epsilon = laplace_epsilon(self.scale, self.domain)       # value changes only: protects_null is False
         self.V = None if V is None else self._check_V(np.asarray(V, dtype=np.float64))
@@ -790,17 +821,26 @@ def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: f
 # %% ../nbs/04_mechanisms.ipynb #ab9b7d17
 def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
     "ε (NULL ↔ answer and value changes) of Huber-ridge objective perturbation: max(B, min(2B, Δ))/s + ln(1 + 1/λ)."
-    d = _check_domain(domain)
+    d = check_domain(domain)
     s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
+@documented()
 class BoundedMatrixFactorization(MatrixFactorization):
     "Sun et al.'s MF repaired: Huber loss (residual influence ≤ B) and ridge λ, so NULL cells are ε-protected too."
     protects_null = True
-    def __init__(self, epsilon: float, d: int, domain, bound: Optional[float] = None, ridge: Optional[float] = None,
-                 rng: RngLike = None, n_tasks: Optional[int] = None, V: Optional[np.ndarray] = None,
-                 secure: bool = False, max_cells: int = 2 * 10**7):
-        e, dom = check_positive(epsilon, "epsilon"), _check_domain(domain)
+    def __init__(self,
+            epsilon: float,  # the ε per cell, NULL cells included
+            d: int,  # the factorization's dimension (rows of V)
+            domain,  # the answers' values Γ
+            bound: Optional[float] = None,  # Huber bound B (None: half Γ's range)
+            ridge: Optional[float] = None,  # the ridge λ (None: 1/(e^(ε/2) − 1), half the budget)
+            rng: RngLike = None,  # the server's generator of the task profiles V
+            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+            secure: bool = False,  # noise from OpenDP's cryptographic samplers
+            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
+        e, dom = check_positive(epsilon, "epsilon"), check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
         self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")

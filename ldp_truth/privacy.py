@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
-from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
+from .data import (Answers, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
+                            check_positive, check_real)
 from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown, exp_variance_lam2,
                                   laplace_epsilon, laplace_scale, laplace_scale_paper, max_log_ratio,
                                   one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
@@ -27,15 +28,6 @@ __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm
            'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
            'two_layer_epsilon_limit', 'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon',
            'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'max_log_ratio']
-
-# %% ../nbs/05_privacy.ipynb #f787bb40
-def _probability(x, name: str) -> float:
-    "A number strictly between 0 and 1."
-    v = check_real(x, name)
-    if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x}")
-    return v
-
-
 
 # %% ../nbs/05_privacy.ipynb #dee1944d
 _all_ = ["rr_keep_probability", "rr_epsilon", "one_layer_epsilon", "p_flip_from_epsilon", "two_layer_epsilon_marginal",
@@ -105,7 +97,7 @@ def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> fl
 
 def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: float) -> float:
     "Li et al. Theorem 4.10 as stated: the smallest noise level c = λ₁/λ₂ for (ε, δ)-LDP, γ²/(2λ₁ ε ln(1/(1−δ)))."
-    e, dl = check_positive(epsilon, "epsilon"), _probability(delta, "delta")
+    e, dl = check_positive(epsilon, "epsilon"), check_fraction(delta, "delta", zero=False, one=False)
     l1, g = check_positive(lam1, "lam1"), check_positive(gamma, "gamma")
     return g * g / (2 * l1 * e * -math.log1p(-dl))
 
@@ -138,7 +130,7 @@ def clopper_pearson(k, n: int, alpha: float) -> tuple:
     "Two-sided (1−α) Clopper–Pearson interval for a binomial proportion: (lower, upper), vectorised over k."
     k = np.asarray(k, dtype=np.float64)
     n = check_count(n, "n")
-    a = _probability(alpha, "alpha")
+    a = check_fraction(alpha, "alpha", zero=False, one=False)
     if (k < 0).any() or (k > n).any(): raise ValueError(f"k must lie in 0..n={n}")
     with np.errstate(invalid="ignore"):
         lo = np.where(k > 0, stats.beta.ppf(a / 2, k, n - k + 1), 0.0)
@@ -274,7 +266,7 @@ def audit(mechanism: Mechanism, x, x_prime, n_samples: int = 10**6, alpha: float
     _check_mechanism(mechanism)
     x, xp, j = _neighbours(x, x_prime)
     n_samples, n_pilot, batch_cells = check_count(n_samples, "n_samples"), check_count(n_pilot, "n_pilot"), check_count(batch_cells, "batch_cells")
-    alpha = _probability(alpha, "alpha")
+    alpha = check_fraction(alpha, "alpha", zero=False, one=False)
     if events is not None and not isinstance(events, Events): raise TypeError(f"events must be an Events, got {type(events).__name__}")
     claimed = mechanism.epsilon if eps_claimed is None else check_real(eps_claimed, "eps_claimed")
     g = as_generator(rng)
@@ -313,8 +305,7 @@ def rr_worker_delta(epsilon: float, m: int, target_epsilon, n_classes: int = 2) 
 def rr_worker_epsilon(epsilon: float, m: int, delta: float, n_classes: int = 2) -> float:
     "Smallest ε′ with δ(ε′) ≤ δ for a worker's whole vector of m k-ary RR answers at ε (mε when δ = 0)."
     e, m, k = _check_rr_vector(epsilon, m, n_classes)
-    dl = check_real(delta, "delta")
-    if not 0 <= dl < 1: raise ValueError(f"delta must lie in [0, 1), got {delta}")
+    dl = check_fraction(delta, "delta", one=False)
     pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
     f = lambda t: float((pmf * -np.expm1(np.minimum(t - loss, 0.0))).sum()) - dl
     if dl == 0: return m * e

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ..data import Answers, Dataset, check_count, check_nonnegative, check_positive, check_real
+from ..data import Answers, Dataset, check_count, check_fraction, check_nonnegative, check_positive
 from ..inference import Aggregator, Median
 from ..mechanisms import GaussianExpVariance
 from ..privacy import li_thm410_min_noise_level
@@ -88,36 +88,21 @@ def y_second_moment(lam1: float, lam2: float) -> float:
     return 2 / l1 + 1 / l2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c025d10e
-def _unit_open(x, name: str) -> float:
-    "A number strictly between 0 and 1."
-    v = check_real(x, name)
-    if not 0 < v < 1: raise ValueError(f"{name} must lie strictly between 0 and 1, got {x!r}")
-    return v
-
-def _unit_closed(x, name: str) -> float:
-    "A number in [0, 1]."
-    v = check_real(x, name)
-    if not 0 <= v <= 1: raise ValueError(f"{name} must lie in [0, 1], got {x!r}")
-    return v
 def thm43_noise_bound(lam1: float, alpha: float, beta: float, n_users: int) -> float:
     "Theorem 4.3 (eq. 15): C_{λ₁,α,β,S}, the largest noise level c the theorem allows."
-    l1, a, b, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), _unit_closed(beta, "beta"), check_count(n_users, "n_users")
+    l1, a, b, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), check_fraction(beta, "beta"), check_count(n_users, "n_users")
     sp = math.sqrt(math.pi)
     return l1 * sp * (a * a * b * S * S / (4 * math.sqrt(2)) + a * a * sp / 8 + a + 2 / sp) - 2
 
-def _check_c(c) -> float:
-    "A noise level c > 0."
-    return check_positive(c, "c")
-
 def thm43_alpha_min_paper(lam1: float, c: float) -> float:
     "Theorem 4.3's α_{λ₁,c} as printed (= 2√(2/π)·the paper's E(Y)); undefined at c = 1 (Appendix A)."
-    l1, c = check_positive(lam1, "lam1"), _check_c(c)
+    l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
     if c == 1: raise ValueError("c = 1 is Appendix A's case: use thmA1_alpha_min_paper")
     return 2 * math.sqrt(2) / (math.sqrt(l1) * (1 - c)) * (0.75 - c * (c + math.sqrt(c) + 1) / (math.sqrt(2) * (1 + math.sqrt(c))))
 
 def thm43_alpha_min(lam1: float, c: float) -> float:
     "α_{λ₁,c} with the right E(Y): 2√(2/π)·E(Y), λ₂ = λ₁/c (valid at c = 1 too)."
-    l1, c = check_positive(lam1, "lam1"), _check_c(c)
+    l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
     return 2 * math.sqrt(2 / math.pi) * y_mean(l1, l1 / c)
 
 def thm43_mae_bound(sigma2, delta2) -> float:
@@ -156,11 +141,12 @@ def thmA1_bound(lam1: float, alpha: float, n_users: int) -> float:
 # %% ../../nbs/13_crowd_sensing.ipynb #c037382b
 def lemma48_gamma(b: float, eta: float) -> float:
     "Lemma 4.8: γ_s = b√(2 ln(1/(1−η)))."
-    return check_positive(b, "b") * math.sqrt(-2 * math.log1p(-_unit_open(eta, "eta")))
+    e = check_fraction(eta, "eta", zero=False, one=False)
+    return check_positive(b, "b") * math.sqrt(-2 * math.log1p(-e))
 
 def lemma48_probability(b: float, eta: float) -> float:
     "Lemma 4.8's claimed probability η(1 − 2e^{−b²/2}/b) that Δ_s is within its bound."
-    bb, e = check_positive(b, "b"), _unit_open(eta, "eta")
+    bb, e = check_positive(b, "b"), check_fraction(eta, "eta", zero=False, one=False)
     return e * (1 - 2 * math.exp(-bb * bb / 2) / bb)
 
 def lemma48_sensitivity_paper(lam1: float, b: float, eta: float) -> float:

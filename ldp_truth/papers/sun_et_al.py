@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data import Answers, Dataset, check_count, check_positive, check_real
+from ..data import Answers, Dataset, check_count, check_domain, check_positive, check_real, documented
 from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation, MatrixFactorization, Mechanism,
                                   RandomizedResponse, TwoLayer, p_flip_from_epsilon)
 
@@ -22,19 +22,17 @@ __all__ = ['RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bo
            'sparsity_table', 'as_scores']
 
 # %% ../../nbs/11_sparse_mf.ipynb #83cac75d
-def _domain(domain) -> np.ndarray:
-    "A sorted 1-D array of at least two distinct finite numbers (the answer domain Γ)."
-    d = np.asarray(domain, dtype=np.float64)
-    if d.ndim != 1 or len(d) < 2 or not np.isfinite(d).all() or len(np.unique(d)) != len(d):
-        raise ValueError(f"domain must be at least 2 distinct finite numbers, e.g. np.arange(10), got {domain!r}")
-    return np.sort(d)
-
+@documented()
 class OnDomain(Mechanism):
     "A categorical mechanism run on numeric answers in Γ (value Γ[c] ↔ class c); returns its non-NULL reports as numbers."
-    def __init__(self, mechanism: Mechanism, domain, null_symbol: bool = False, max_cells: int = 2 * 10**7):
+    def __init__(self,
+            mechanism: Mechanism,  # a categorical mechanism with n_classes = |Γ| (+1 with null_symbol)
+            domain,  # the answers' values Γ (value Γ[c] ↔ class c)
+            null_symbol: bool = False,  # NULL as class |Γ|: every cell is perturbed
+            max_cells: int = 2 * 10**7):  # null_symbol: the most workers × tasks cells to perturb
         if not isinstance(mechanism, Mechanism) or not getattr(mechanism, "discrete", False):
             raise TypeError(f"mechanism must be a categorical ldp_truth Mechanism (e.g. RandomizedResponse), got {mechanism!r}")
-        self.mechanism, self.domain, self.null_symbol = mechanism, _domain(domain), bool(null_symbol)
+        self.mechanism, self.domain, self.null_symbol = mechanism, check_domain(domain), bool(null_symbol)
         K = len(self.domain)
         want = K + 1 if self.null_symbol else K
         if mechanism.n_classes != want:
@@ -83,7 +81,7 @@ def _qualities(q, m: int) -> np.ndarray:
 
 def fill_deviation(mu, domain, fill="uniform") -> np.ndarray:
     "φ_j = |μ_j − E(v)| of Theorem 2: the truth's distance to the mean NULL fill (uniform over Γ, or a constant)."
-    d = _domain(domain)
+    d = check_domain(domain)
     ev = d.mean() if isinstance(fill, str) and fill == "uniform" else check_real(fill, "fill")
     return np.abs(np.asarray(mu, dtype=np.float64) - ev)
 
@@ -102,7 +100,7 @@ RR_READINGS = ("density", "pmf", "rounded")
 def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
     "Theorem 3's weight of answer x ∈ Γ: N(x; μ, σ²) as a density, as a pmf normalised over Γ, or Pr(round(N) clipped to Γ = x)."
     if reading not in RR_READINGS: raise ValueError(f"reading must be one of {RR_READINGS}, got {reading!r}")
-    d = _domain(domain)
+    d = check_domain(domain)
     mu, sigma = np.asarray(mu, dtype=np.float64)[..., None], np.asarray(sigma, dtype=np.float64)[..., None]
     if reading != "rounded":
         w = stats.norm.pdf(d, mu, sigma)
@@ -112,7 +110,7 @@ def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
 
 def rr_error_bound(epsilon: float, domain, s, sigma, mu, q=None, reading: str = "density") -> float:
     "Theorem 3: (1/n) Σ_j Σ_i q_i e_ij^RR / Σ_i q_i, every worker releasing every cell; see `answer_weights` for `reading`."
-    e, d = check_positive(epsilon, "epsilon"), _domain(domain)
+    e, d = check_positive(epsilon, "epsilon"), check_domain(domain)
     m = max(np.size(s), np.size(sigma), 1 if q is None else np.size(q))
     s, sigma, q = _per_worker(s, m, "s"), _per_worker(sigma, m, "sigma"), _qualities(q, m)
     mu = np.atleast_1d(np.asarray(mu, dtype=np.float64))
@@ -135,7 +133,7 @@ def mf_error_bound(epsilon: float, d: int, domain_size: int, n_tasks: int, q_max
 # %% ../../nbs/11_sparse_mf.ipynb #8034c0d7
 def sun_mechanisms(domain, d: int, rng: int = 0, bounded: bool = True, two_layer: bool = False) -> dict:
     "§VI's mechanisms as `sweep` factories ε → Mechanism: RR and LP with NULL, MF (Alg. 2, d factors), bounded MF, two-layer."
-    dom = _domain(domain)
+    dom = check_domain(domain)
     K = len(dom)
     out = {"RR": lambda e: OnDomain(RandomizedResponse(e, K, null=True), dom),
            "LP": lambda e: LaplacePerturbation.from_paper(e, dom),
@@ -146,7 +144,7 @@ def sun_mechanisms(domain, d: int, rng: int = 0, bounded: bool = True, two_layer
 
 def two_layer_null(epsilon: float, domain) -> OnDomain:
     "Li et al.'s two-layer mechanism with NULL as one more answer (§VI-D), Theorem 6.3's ε = epsilon, smallest a allowed."
-    K = len(_domain(domain))
+    K = len(check_domain(domain))
     a = max(0.0, 2 * p_flip_from_epsilon(epsilon, K + 1) - 1)
     return OnDomain(TwoLayer.from_paper(epsilon, K + 1, a=a), domain, null_symbol=True)
 

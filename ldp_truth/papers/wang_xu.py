@@ -12,7 +12,7 @@ from typing import Optional
 import numpy as np
 from scipy import optimize, stats
 
-from ..data import check_count, check_positive, check_positive_or_inf, check_real
+from ..data import check_count, check_fraction, check_positive, check_positive_or_inf, check_real
 
 # %% auto #0
 __all__ = ['BERRY_ESSEEN', 'PAPER_BERRY_ESSEEN', 'private_effective_ability', 'collective_private_wisdom', 'TheoremBound',
@@ -27,13 +27,9 @@ def _check_abilities(p_star) -> np.ndarray:
         raise ValueError(f"p_star must be a non-empty vector of abilities in [0, 1], got {p_star!r}")
     return p
 
-def _check_eps(epsilon) -> float:
-    "ε > 0 (inf allowed: no perturbation)."
-    return check_positive_or_inf(epsilon, "epsilon")
-
 def private_effective_ability(p_star, epsilon: float) -> np.ndarray:
     "Eq. 12–13: μ̂ = (e^ε−1)/(e^ε+1)·max(p*, 1−p*) + 1/(e^ε+1), in [1/2, 1]."
-    c = math.tanh(_check_eps(epsilon) / 2)
+    c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
     p = _check_abilities(p_star)
     return c * np.maximum(p, 1 - p) + (1 - c) / 2
 
@@ -56,36 +52,26 @@ class TheoremBound:
         return not self.violated and not self.unchecked
 
 def _rate(m: int) -> float:
-    "√(log m / m), the statistical rate of Theorems 2–3."
+    "√(log m / m), the statistical rate of Theorems 2–3 (their m is ≥ 3 tasks, so that log m > 1)."
     return math.sqrt(math.log(m) / m)
-
-def _check_vhat(v_hat) -> float:
-    "v̂ in (0, 1]."
-    v = check_real(v_hat, "v_hat")
-    if not 0 < v <= 1: raise ValueError(f"v_hat must lie in (0, 1] (Eq. 14), got {v_hat}")
-    return v
-
-def _check_m(m) -> int:
-    "m ≥ 3 tasks (log m > 1 keeps the rates meaningful)."
-    return check_count(m, "m", 3)
 
 def theorem2_lambda_range(v_hat: float, m: int) -> TheoremBound:
     "Eq. 16: the interval [16/v̂·√(log m/m), 1/8 − ½√(log m/m)] for λ; violated if it is empty."
-    v, m = _check_vhat(v_hat), _check_m(m)
+    v, m = check_fraction(v_hat, "v_hat", zero=False), check_count(m, "m", 3)
     lo, hi = 16 / v * _rate(m), 1 / 8 - _rate(m) / 2
     return TheoremBound("Theorem 2 (Eq. 16)", (lo, hi), () if lo <= hi else (f"λ range empty: {lo:.4g} > {hi:.4g}",))
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #adc18ebe
 def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
     "The exponent of Eq. 30: 4n/λ·√(log m/m) + 4 log(1/λ)·√(n log m) − n v̂ (Eq. 31 needs it ≤ −n v̂/2)."
-    n, m, v = check_count(n, "n"), _check_m(m), _check_vhat(v_hat)
+    n, m, v = check_count(n, "n"), check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
     lam = check_real(lam, "lam")
     if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
     return 4 * n / lam * _rate(m) + 4 * math.log(1 / lam) * math.sqrt(n * math.log(m)) - n * v
 
 def theorem2_proof_min_workers(m: int, v_hat: float) -> float:
     "Smallest n for which Eq. 30 → 31 holds at some λ of Eq. 16: 16 log²(1/λ*) log m / (v̂/2 − 4ρ/λ*)², λ* its top."
-    m, v = _check_m(m), _check_vhat(v_hat)
+    m, v = check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
     lo, hi = theorem2_lambda_range(v, m).value
     if lo > hi: return math.inf
     return 16 * math.log(1 / hi) ** 2 * math.log(m) / (v / 2 - 4 * _rate(m) / hi) ** 2
@@ -116,8 +102,8 @@ def _theorem2_conditions(n: int, v: float, m: Optional[int], lam: Optional[float
 def theorem2_bound(n: int, v_hat: float, m: Optional[int] = None, lam: Optional[float] = None,
                    init_error: Optional[float] = None) -> TheoremBound:
     "Eq. 17: average label error ≤ 2 exp(−n v̂ / 2), with Theorem 2's assumptions checked (m, λ, initial error)."
-    n, v = check_count(n, "n"), _check_vhat(v_hat)
-    m = None if m is None else _check_m(m)
+    n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
+    m = None if m is None else check_count(m, "m", 3)
     violated, unchecked = _theorem2_conditions(n, v, m, lam, init_error)
     return TheoremBound("Theorem 2 (Eq. 17)", 2 * math.exp(-n * v / 2), violated, unchecked)
 
@@ -129,7 +115,7 @@ def _first_feasible_m(v: float) -> float:
 
 def theorem2_min_tasks(n: int, v_hat: float) -> float:
     "Smallest m with n ≤ m ≤ eⁿ, log m ≤ n v̂ and Eq. 16 non-empty (the statement's assumptions); inf if none."
-    n, v = check_count(n, "n"), _check_vhat(v_hat)
+    n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
     m = max(n, _first_feasible_m(v), 3)
     return float(m) if math.log(m) <= n * v else math.inf
 
@@ -137,11 +123,12 @@ def theorem2_min_tasks(n: int, v_hat: float) -> float:
 def theorem3_bound(m: int, epsilon: float, n: Optional[int] = None, v_hat: Optional[float] = None,
                    lam: Optional[float] = None, init_error: Optional[float] = None) -> TheoremBound:
     "Eq. 32: max_i |p̂_i − p*_i| ≤ 6√(log m /(m ε²)), for ε ≤ 1 and under Theorem 2's assumptions (given n, v̂)."
-    m, e = _check_m(m), check_positive(epsilon, "epsilon")
+    m, e = check_count(m, "m", 3), check_positive(epsilon, "epsilon")
     violated = [] if e <= 1 else [f"ε ≤ 1: ε = {e:g}"]
     if n is None or v_hat is None: unchecked = ("Theorem 2's assumptions (n, v_hat not given)",)
     else:
-        v2, unchecked = _theorem2_conditions(check_count(n, "n"), _check_vhat(v_hat), m, lam, init_error)
+        n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
+        v2, unchecked = _theorem2_conditions(n, v, m, lam, init_error)
         violated += list(v2)
     return TheoremBound("Theorem 3 (Eq. 32)", 6 * math.sqrt(math.log(m) / (m * e * e)), tuple(violated), tuple(unchecked))
 
@@ -156,8 +143,8 @@ def _experts(n: int, delta: float) -> int:
 def theorem4_pmv_lower_bound(n: int, delta: float, epsilon: float, m: Optional[int] = None,
                              berry_esseen: float = BERRY_ESSEEN) -> TheoremBound:
     "Eq. 37: private majority vote's error on ⌈n^δ⌉ experts + spammers ≥ v^k (Φ(−k/√(n−k)) − C/√(n−k)), v = e^ε/(e^ε+1)."
-    n, e, d = check_count(n, "n", 2), check_positive(epsilon, "epsilon"), check_real(delta, "delta")
-    if not 0 < d < 1: raise ValueError(f"delta must lie strictly between 0 and 1 (the theorem needs < 1/2), got {delta}")
+    n, e = check_count(n, "n", 2), check_positive(epsilon, "epsilon")
+    d = check_fraction(delta, "delta", zero=False, one=False)              # the theorem needs δ < 1/2
     C = check_positive(berry_esseen, "berry_esseen")
     k = _experts(n, d)
     if k >= n: raise ValueError(f"the instance needs fewer experts than workers: ⌈n^δ⌉ = {k} ≥ n = {n}")
@@ -171,13 +158,13 @@ def theorem4_pmv_lower_bound(n: int, delta: float, epsilon: float, m: Optional[i
     if not math.exp(-k * (0.5 * (2 * v - 1) ** 2 + math.log(v))) <= 1 / 16: violated.append("Eq. 39: e^{−k f(v)} ≤ 1/16")
     if m is None: unchecked = ("Theorem 2's assumptions for the right side of Eq. 34 (m not given)",)
     else:
-        v2, unchecked = _theorem2_conditions(n, math.tanh(e / 2) ** 2 * k / n, _check_m(m), None, None)
+        v2, unchecked = _theorem2_conditions(n, math.tanh(e / 2) ** 2 * k / n, check_count(m, "m", 3), None, None)
         violated += [f"right side of Eq. 34, Theorem 2: {x}" for x in v2]
     return TheoremBound("Theorem 4 (Eq. 37)", v ** k * (phi - C / s), tuple(violated), tuple(unchecked))
 
 def pmv_error(p_star, epsilon: float) -> float:
     "Exact expected error of private majority vote (Eq. 33, ties → 1) for one-coin workers answering every task, truth 0/1 equally likely."
-    c = math.tanh(_check_eps(epsilon) / 2)
+    c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
     q = c * _check_abilities(p_star) + (1 - c) / 2                 # Eq. 19: a report is right w.p. q
     pmf = np.ones(1)
     for value, count in zip(*np.unique(q, return_counts=True)):
