@@ -564,11 +564,15 @@ def _node_skills(s: np.ndarray, p: np.ndarray, K: int) -> np.ndarray:
     "Pr(reported answer right) per (worker, node): s(1−p) + (1−s)p/(K−1) for own skill s, flip p."
     return np.clip(s[:, None] * (1 - p) + (1 - s[:, None]) * p / (K - 1), EPS, 1 - EPS)
 
+@documented(skills_="each worker's own skill s: the chance of a right answer before the mechanism flips it",
+            flip_posterior_="workers × nodes, each worker's posterior over the quadrature nodes of its flip draw",
+            flip_nodes_="the quadrature nodes of the flip probability p ~ U(a, b)",
+            prior_="the fitted class prior")
 class TwoLayerDawidSkene(DawidSkene):
     "One-coin workers behind Li et al.'s two-layer mechanism: each worker's flip p ~ U(a, b) integrated out."
     def __init__(self,
                  a: float,  # the flip probability is drawn once per worker from U(a, b)
-                 b: float,
+                 b: float,  # (b ≥ a; a = b is the one-coin fit through that channel)
                  n_iter: int = 100,  # most EM iterations
                  tol: float = 1e-6,  # stop when the bound rises by less than `tol` × its size
                  shrink: float = 4.0,  # pseudo-answers per worker, scaled by the mean channel's contrast
