@@ -23,6 +23,7 @@ import dask.dataframe as dd
 from dask.distributed import Client, LocalCluster
 
 from ldp_truth import distributed as dist
+from ldp_truth.kernels import crh_weights
 from ldp_truth.data import Answers
 from ldp_truth.inference import CRH
 from ldp_truth.simulate import claim_workers, contaminate
@@ -70,15 +71,16 @@ def on_cluster(client, path: Path, make, rounds: int) -> dict:
     "The Dask fit from Parquet: set-up seconds, the median seconds of `rounds` iterations, and the whole fit (to compare)."
     agg, ddf = make(100), dd.read_parquet(path)
     t = time.perf_counter()
-    _, parts, total = dist._crh_setup(agg, client, ddf, ("worker", "task", "label"), True)
+    D = dist.DaskAnswers(ddf, by_task=True, client=client)
+    total = D.crh_start(agg.loss == "squared", agg.cap)
     setup = time.perf_counter() - t
-    fallback = seconds(lambda: dist._fallback_scale(client, parts))          # once more, timed on its own
+    fallback = seconds(lambda: dist._fallback_scale(client, D._parts))       # once more, timed on its own
     times = []
     for _ in range(rounds):
         t = time.perf_counter()
-        _, parts, (total, _change) = dist._crh_round(agg, client, parts, total)
+        total, _change = D.crh_round(crh_weights(total))
         times.append(time.perf_counter() - t)
-    del parts
+    del D
     t = time.perf_counter(); fit = make(100).fit(dd.read_parquet(path)); total_s = time.perf_counter() - t
     truths = fit.labels_.compute()
     return dict(fit=fit, truths=truths, dask_setup_s=setup, fallback_s=fallback, dask_s_per_iter=float(np.median(times)), dask_fit_s=total_s,
@@ -144,9 +146,9 @@ machine shared with other jobs: load average (1/5/15 min) {" / ".join(f"{x:.1f}"
   `mem_s_per_iter` = (T(`n_iter=k`) − T(`n_iter=1`)) / (k − 1), k = min(iterations, 10), the median of {args.rounds} such
   differences: the cost of one more iteration, without set-up.
 - `dask_setup_s`: reading the Parquet files, encoding, one sort per partition, median/MAD, the exact global fallback
-  scale and the first loss sums (`distributed._crh_setup`). `fallback_s`: the exact fallback scale alone (a count, then
+  scale and the first loss sums (`DaskAnswers.crh_start`). `fallback_s`: the exact fallback scale alone (a count, then
   4 rounds of radix selection; part of the set-up), timed once more after it. `dask_s_per_iter`: the median of {args.rounds} iterations
-  (`distributed._crh_round`: broadcast W weights, new truths and loss sums per partition, tree reduction).
+  (`DaskAnswers.crh_round`: broadcast W weights, new truths and loss sums per partition, tree reduction).
   `dask_fit_s`, `dask_iters`: the whole `CRH().fit(dd.read_parquet(...))` (set-up included, truths left on the cluster).
 - `dask_vs_mem`: seconds per iteration on the cluster over seconds per iteration in memory (the same 2 cores).
 - `identical_truths`: share of tasks whose truth is bit-for-bit the in-memory one; `max_rel_truth_gap`,

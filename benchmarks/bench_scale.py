@@ -40,7 +40,8 @@ from dask.distributed import Client, LocalCluster
 from ldp_truth import distributed as dist
 from ldp_truth.data import Answers
 from ldp_truth import inference
-from ldp_truth.inference import _EPS, DawidSkene, MajorityVote, _onehot, _softmax_rows
+from ldp_truth.inference import DawidSkene, MajorityVote
+from ldp_truth.kernels import EPS, onehot, softmax_rows
 from ldp_truth.mechanisms import RandomizedResponse
 from ldp_truth.simulate import confusion_workers, confusion_workers_chunked, random_confusions
 
@@ -79,17 +80,17 @@ def _previous_e_step(X, log_conf, log_prior):
     W, K, L = log_conf.shape
     R = X @ log_conf.transpose(0, 2, 1).reshape(W * L, K)
     R += log_prior
-    P, lse = _softmax_rows(R)
+    P, lse = softmax_rows(R)
     return P, float(lse.sum())
 
 def _previous_m_step(XT, P, W):
     N = (XT @ P).reshape(W, -1, P.shape[1]).transpose(0, 2, 1)
-    E = np.maximum(N, _EPS)
+    E = np.maximum(N, EPS)
     return E / E.sum(2, keepdims=True)
 
 def previous_fit(A: Answers, n_iter: int) -> tuple:
     "The previous code's `DawidSkene(n_iter, tol=0).fit(A)` (default model): last posteriors and log-likelihood."
-    X = _onehot(A)
+    X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
     XT, unanswered = X.T, np.bincount(A.task, minlength=A.n_tasks) == 0
     P = np.nan_to_num(MajorityVote().fit(A).proba_)
     mean = lambda P: (P.sum(0) - P[unanswered].sum(0)) / (len(P) - unanswered.sum())
@@ -178,13 +179,14 @@ def workers_section(workers: pd.DataFrame, n_mem: int, n_iter: int) -> str:
 
 def dask_iteration(client, ddf, n_iter: int) -> dict:
     "Median seconds of one EM iteration (map-reduce) on the cluster, and the one-process compute time of all partitions."
-    codes, parts = dist._encode(client, ddf, ("worker", "task", "label"), True, None)
+    D = dist.DaskAnswers(ddf, by_task=True, client=client)
+    codes = D.codes
     W = codes.n_workers
     log_conf, log_prior = np.log(np.full((W, K, K), 1 / K)), np.log(np.full(K, 1 / K))
     times = []
     for _ in range(n_iter):
         t = time.perf_counter()
-        dist._map_reduce(client, parts, dist._em_step, client.scatter(log_conf, broadcast=True, hash=False), log_prior)
+        D.em_round(log_conf, log_prior)
         times.append(time.perf_counter() - t)
     local = [dist._build_part(f.result(), codes, "worker", "task", "label") for f in dist_futures(client, ddf)]
     t = time.perf_counter()

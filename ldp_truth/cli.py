@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import json
 import math
 import os
 import shutil
@@ -25,17 +26,17 @@ from .experiments import (HIGHER_IS_BETTER, evaluate, load_all, plot_scores, plo
                                    synthetic_datasets, wide_table)
 from .inference import (CRH, GTM, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median, channel_is_informative,
                                  OneCoinDawidSkene, WeightedVote)
-from .mechanisms import (GaussianExpVariance, LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
-                                  RandomizedResponse, TwoLayer, p_flip_from_epsilon, rr_keep_probability)
-from .privacy import audit, budget_report, exp_variance_epsilon_unknown
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, LaplacePerturbation,
+                                  MatrixFactorization, Mechanism, OneLayer, RandomizedResponse, TwoLayer)
+from .privacy import audit, budget_report
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'METHODS', 'DASK_METHODS',
-           'REPORT_EPSILONS', 'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'BUDGET_EPSILON', 'REPORT_MECHANISMS',
-           'REPORT_AGGREGATORS', 'QUICK_AGGREGATORS', 'SYNTHETIC', 'EPSILON_MEANING', 'UsageError', 'read_answers',
-           'mechanism_kind', 'laplace_at', 'gaussian_exp_at', 'build_mechanism', 'privatize_file', 'infer_file',
-           'infer_parquet', 'audit_table', 'budget_file', 'two_layer_at', 'report_datasets', 'budget_summary',
-           'write_report', 'main']
+__all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'METHODS',
+           'CHANNEL_OPTIONS', 'DASK_METHODS', 'REPORT_EPSILONS', 'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS',
+           'BUDGET_EPSILON', 'REPORT_MECHANISMS', 'REPORT_AGGREGATORS', 'QUICK_AGGREGATORS', 'SYNTHETIC',
+           'EPSILON_MEANING', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'sidecar_path',
+           'read_sidecar', 'privatize_file', 'infer_file', 'infer_parquet', 'audit_table', 'budget_file',
+           'report_datasets', 'budget_summary', 'write_report', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -96,29 +97,38 @@ def _write_frame(df: pd.DataFrame, path: Optional[Path]) -> None:
 MECHANISMS = ("rr", "rr-null", "one-layer", "two-layer", "laplace", "mf", "gaussian-exp")
 CATEGORICAL_MECHANISMS = ("rr", "rr-null", "one-layer", "two-layer")
 CHANNEL_MECHANISMS = ("rr", "one-layer", "two-layer")     # a K×K channel the server can invert
-_NEEDS = {"rr": {"epsilon"}, "rr-null": {"epsilon"}, "one-layer": {"epsilon"}, "two-layer": {"epsilon"},
-          "laplace": {"epsilon", "domain"}, "mf": {"epsilon", "domain"}, "gaussian-exp": set()}
-_ALLOWS = {"rr": set(), "rr-null": set(), "one-layer": set(), "two-layer": {"a"}, "laplace": set(), "mf": {"d"},
+MECHANISM_OPTIONS = ("epsilon", "paper_epsilon", "domain", "lam2", "a", "d", "max_answers")
+_NEEDS = {"rr": {"epsilon"}, "rr-null": {"epsilon"}, "one-layer": {"epsilon"}, "two-layer": set(),
+          "laplace": {"domain"}, "mf": {"domain"}, "gaussian-exp": set()}
+_ALLOWS = {"rr": set(), "rr-null": set(), "one-layer": set(),
+           "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"}, "laplace": {"epsilon", "paper_epsilon"}, "mf": {"epsilon", "paper_epsilon", "d"},
            "gaussian-exp": {"lam2", "epsilon", "domain"}}
+_ONE_OF = {"two-layer": ("epsilon", "paper_epsilon"), "laplace": ("epsilon", "paper_epsilon"),
+           "mf": ("epsilon", "paper_epsilon"), "gaussian-exp": ("epsilon", "lam2")}
 
 def mechanism_kind(name: str) -> str:
     "'categorical' for the flip mechanisms, 'continuous' for the numeric ones."
     if name not in MECHANISMS: raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
     return "categorical" if name in CATEGORICAL_MECHANISMS else "continuous"
 
+def _flag(option: str) -> str: return "--" + option.replace("_", "-")
+
 def _check_options(name: str, given: dict) -> None:
     "Raise UsageError when a needed option is missing or one that `name` does not use is given."
     needs, allows = _NEEDS[name], _NEEDS[name] | _ALLOWS[name]
     have = {k for k, v in given.items() if v is not None}
-    for k in sorted(needs - have): raise UsageError(f"--{k} is required with --mechanism {name}")
+    for k in sorted(needs - have): raise UsageError(f"{_flag(k)} is required with --mechanism {name}")
     for k in sorted(have - allows):
         users = [m for m in MECHANISMS if k in _NEEDS[m] | _ALLOWS[m]]
-        raise UsageError(f"--{k.replace('_', '-')} does not apply to --mechanism {name} (only to {', '.join(users)})")
-    if name == "gaussian-exp":
-        if ("lam2" in have) == ("epsilon" in have):
-            raise UsageError("--mechanism gaussian-exp needs either --lam2, or --epsilon with --domain (not both)")
-        if "epsilon" in have and "domain" not in have: raise UsageError("--epsilon with --mechanism gaussian-exp needs --domain (its range is the sensitivity)")
-        if "lam2" in have and "domain" in have: raise UsageError("--domain with --mechanism gaussian-exp goes with --epsilon, not with --lam2")
+        raise UsageError(f"{_flag(k)} does not apply to --mechanism {name} (only to {', '.join(users)})")
+    if name in _ONE_OF and len(have & set(_ONE_OF[name])) != 1:
+        ours, paper = (_flag(k) for k in _ONE_OF[name])
+        raise UsageError(f"--mechanism {name} needs either {ours} (the ε that holds per answer) or {paper} "
+                         "(the paper's parameterisation), not both")
+    if "max_answers" in have and "epsilon" not in have: raise UsageError("--max-answers goes with --epsilon")
+    if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
+        raise UsageError("--epsilon with --mechanism gaussian-exp needs --domain (its range is the sensitivity), "
+                         "and --domain goes with --epsilon, not with --lam2")
 
 def _domain_array(domain) -> np.ndarray:
     "The sorted distinct values of an answer domain; at least two."
@@ -126,31 +136,30 @@ def _domain_array(domain) -> np.ndarray:
     if len(d) < 2: raise UsageError(f"--domain must list at least 2 distinct values, got {list(d)}")
     return d
 
-def laplace_at(epsilon: float, domain, **kw) -> LaplacePerturbation:
-    "Laplace perturbation whose ε per answer is `epsilon`: scale (max Γ − min Γ)/ε (Sun et al.'s `epsilon` argument rescaled)."
-    d = _domain_array(domain)
-    return LaplacePerturbation(epsilon * len(d) / (d[-1] - d[0]), d, **kw)
-
-def gaussian_exp_at(epsilon: float, sensitivity: float, **kw) -> GaussianExpVariance:
-    "Gaussian noise with Exp(λ₂) variance, λ₂ = ε²/(2Δ²): one answer ε-LDP when the variance is unknown (its output is Laplace)."
-    return GaussianExpVariance(epsilon ** 2 / (2 * sensitivity ** 2), **kw)
-
-def build_mechanism(name: str, n_classes: Optional[int] = None, epsilon: Optional[float] = None, domain=None,
-                    lam2: Optional[float] = None, a: Optional[float] = None, d: Optional[int] = None,
+def build_mechanism(name: str, n_classes: Optional[int] = None, epsilon: Optional[float] = None,
+                    paper_epsilon: Optional[float] = None, domain=None, lam2: Optional[float] = None,
+                    a: Optional[float] = None, d: Optional[int] = None, max_answers: Optional[int] = None,
                     secure: bool = False, seed: Optional[int] = None) -> Mechanism:
     "The mechanism `name` (one of MECHANISMS) from command-line values; categorical ones need `n_classes`."
     mechanism_kind(name)
-    _check_options(name, dict(epsilon=epsilon, domain=domain, lam2=lam2, a=a, d=d))
+    _check_options(name, dict(epsilon=epsilon, paper_epsilon=paper_epsilon, domain=domain, lam2=lam2, a=a, d=d,
+                              max_answers=max_answers))
+    paper = paper_epsilon is not None
     if name in ("rr", "rr-null"): return RandomizedResponse(epsilon, n_classes, null=name == "rr-null", secure=secure)
     if name == "one-layer": return OneLayer.from_epsilon(epsilon, n_classes, secure=secure)
     if name == "two-layer":
-        return TwoLayer.from_epsilon(epsilon, n_classes, a=p_flip_from_epsilon(epsilon, n_classes) / 2 if a is None else a, secure=secure)
-    if name == "laplace": return laplace_at(epsilon, domain, null_fill=None, secure=secure)
-    if name == "mf":
-        dom = _domain_array(domain)
-        return MatrixFactorization(epsilon * len(dom) / (dom[-1] - dom[0]), 10 if d is None else d, dom, rng=seed, secure=secure)
-    if lam2 is not None: return GaussianExpVariance(lam2, secure=secure)
-    return gaussian_exp_at(epsilon, float(np.ptp(_domain_array(domain))), secure=secure)
+        if paper: return TwoLayer.from_paper(paper_epsilon, n_classes, a=0.0 if a is None else a, secure=secure)
+        return TwoLayer.from_epsilon(epsilon, n_classes, a=a, max_answers=max_answers, secure=secure)
+    if name == "gaussian-exp":
+        if lam2 is not None: return GaussianExpVariance(lam2=lam2, secure=secure)
+        return GaussianExpVariance(epsilon, _domain_array(domain), secure=secure)
+    dom = _domain_array(domain)
+    if name == "laplace":
+        if paper: return LaplacePerturbation.from_paper(paper_epsilon, dom, null_fill=None, secure=secure)
+        return LaplacePerturbation(epsilon, dom, null_fill=None, secure=secure)
+    d = 10 if d is None else d
+    if paper: return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
+    return BoundedMatrixFactorization(epsilon, d, dom, rng=seed, secure=secure)
 
 # %% ../nbs/07_cli.ipynb #c0000012
 def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Optional[list]:
@@ -160,18 +169,44 @@ def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Opti
 def _answers_and_mechanism(src, mechanism: str, seed, classes, n_classes, options: dict) -> tuple:
     "The answers of crowd-kit's CSV `src`, read for `mechanism`, and the mechanism built from the options."
     kind = mechanism_kind(mechanism)
-    _check_options(mechanism, {k: options.get(k) for k in ("epsilon", "domain", "lam2", "a", "d")})
+    _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS})
     A = read_answers(src, kind, _classes(classes, n_classes))
     return A, build_mechanism(mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options)
 
+def sidecar_path(path) -> Path:
+    "The JSON file beside a privatized CSV that describes its mechanism: OUT.csv → OUT.csv.json."
+    return Path(str(path) + ".json")
+
+def _sidecar(name: str, m: Mechanism, A: Answers, options: dict) -> dict:
+    "What the server may know: the mechanism, its options as given, the classes and the guarantee (never the seed)."
+    return {"mechanism": name, "options": {k: v for k, v in options.items() if v is not None},
+            "classes": [str(c) for c in A.classes] if A.kind == "categorical" else None,
+            "epsilon_per_answer": m.epsilon if math.isfinite(m.epsilon) else "inf", "max_answers": m.max_answers,
+            "guarantee": "ε-LDP of each answer against an adversary who also sees the worker's other answers",
+            "repr": repr(m), "ldp_truth": __version__}
+
+def read_sidecar(src) -> Optional[dict]:
+    "The mechanism description that `privatize -o` wrote beside `src`, or None when there is none."
+    p = sidecar_path(src)
+    if not p.is_file(): return None
+    try: meta = json.loads(p.read_text())
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{p}: not a mechanism description written by privatize ({e})") from None
+    if not isinstance(meta, dict) or meta.get("mechanism") not in MECHANISMS:
+        raise ValueError(f"{p}: not a mechanism description written by privatize (no known 'mechanism')")
+    return meta
+
 def privatize_file(src, out, mechanism: str, seed: Optional[int] = None, classes=None, n_classes: Optional[int] = None,
                    **options) -> pd.DataFrame:
-    "Perturb the answers of crowd-kit's CSV `src` with `mechanism`; write them (original ids) to `out` (None: stdout)."
+    "Perturb crowd-kit's CSV `src` with `mechanism`; write it (original ids) to `out` (None: stdout) and its sidecar."
     out = _output_file(out)
     A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
     df = m.privatize(A, rng=seed).to_frame()
     if out is None: df.to_csv(sys.stdout, index=False)
-    else: _write_frame(df, out)
+    else:
+        meta = json.dumps(_sidecar(mechanism, m, A, options), indent=1, ensure_ascii=False)
+        _write_frame(df, out)
+        _write_atomic(sidecar_path(out), lambda tmp: tmp.write_text(meta))
     return df
 
 METHODS = {"mv": MajorityVote, "wv": WeightedVote, "ds": DawidSkene, "onecoin": OneCoinDawidSkene, "crh": CRH,
@@ -181,30 +216,46 @@ def _takes_channel(cls) -> bool:
     "Whether an aggregator class accepts a `channel` matrix."
     return "channel" in inspect.signature(cls.__init__).parameters
 
-def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], epsilon, a):
+CHANNEL_OPTIONS = ("epsilon", "paper_epsilon", "a", "max_answers")
+
+def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], options: dict):
     "(aggregator class, answers kind) for `infer`, with every combination of options checked."
     if method not in METHODS: raise UsageError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
     cls = METHODS[method]
     kind = cls.kinds[0] if kind is None else kind
     if kind not in cls.kinds: raise UsageError(f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} answers)")
     if channel is None:
-        if epsilon is not None or a is not None: raise UsageError("--epsilon and --a go with --channel (the mechanism the answers went through)")
+        if any(v is not None for v in options.values()):
+            raise UsageError("--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
+                             "(the mechanism the answers went through)")
         return cls, kind
     with_channel = [m for m, c in METHODS.items() if _takes_channel(c)]
     if method not in with_channel: raise UsageError(f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel")
     if channel not in CHANNEL_MECHANISMS: raise UsageError(f"--channel must be one of {', '.join(CHANNEL_MECHANISMS)}; got {channel!r}")
-    _check_options(channel, dict(epsilon=epsilon, a=a))
+    _check_options(channel, options)
     return cls, kind
 
-def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optional[str] = None,
-               epsilon: Optional[float] = None, a: Optional[float] = None, proba: bool = False, classes=None,
-               n_classes: Optional[int] = None) -> pd.DataFrame:
+def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, classes) -> tuple:
+    "(channel, its options, classes): from the JSON beside `src` when no channel is given and `method` can use one."
+    cls = METHODS.get(method)
+    if channel is not None or any(v is not None for v in options.values()) or cls is None or not _takes_channel(cls):
+        return channel, options, classes
+    meta = read_sidecar(src)
+    if meta is None or meta["mechanism"] not in CHANNEL_MECHANISMS: return channel, options, classes
+    return meta["mechanism"], {k: meta["options"].get(k) for k in CHANNEL_OPTIONS}, classes or meta["classes"]
+
+def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optional[str] = None, proba: bool = False,
+               classes=None, n_classes: Optional[int] = None, **channel_options) -> pd.DataFrame:
     "Fit `method` on crowd-kit's CSV `src`; write `task,label` (and `p_<class>` columns with `proba`) to `out`."
-    cls, kind = _make_aggregator(method, kind, channel, epsilon, a)
+    options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
+    unknown = set(channel_options) - set(CHANNEL_OPTIONS)
+    if unknown: raise TypeError(f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}")
+    if n_classes is None: channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
+    cls, kind = _make_aggregator(method, kind, channel, options)
     if proba and kind != "categorical": raise UsageError(f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers")
     out = _output_file(out)
     A = read_answers(src, kind, _classes(classes, n_classes))
-    agg = cls() if channel is None else cls(channel=build_mechanism(channel, A.n_classes, epsilon=epsilon, a=a).transition_matrix())
+    agg = cls() if channel is None else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
     agg.fit(A)
     df = pd.DataFrame({"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_})
     if proba:
@@ -255,27 +306,23 @@ def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba:
         else: _write_frame(frame.compute().reset_index(), out)
 
 # %% ../nbs/07_cli.ipynb #c0000014
-def _claimed(m: Mechanism, name: str, n_answers: int, sensitivity: float) -> float:
-    "The ε claimed per answer for a worker with `n_answers` answers (gaussian-exp: one answer, variance unknown)."
-    if name == "gaussian-exp": return exp_variance_epsilon_unknown(m.lam2, sensitivity) if n_answers == 1 else math.inf
-    return float(m.epsilon_per_answer(n_answers))
-
-def audit_table(mechanism: str, epsilon: Optional[float] = None, n_classes: int = 2, domain=None,
-                lam2: Optional[float] = None, a: Optional[float] = None, d: Optional[int] = None, answers: int = 1,
-                samples: int = 100_000, alpha: float = 0.01, seed: int = 0) -> pd.DataFrame:
+def audit_table(mechanism: str, n_classes: int = 2, answers: int = 1, samples: int = 100_000, alpha: float = 0.01,
+                seed: int = 0, **options) -> pd.DataFrame:
     "The auditor's (1−α) lower bound on ε beside the claimed ε per answer, as a two-column table."
     kind = mechanism_kind(mechanism)
-    m = build_mechanism(mechanism, n_classes=n_classes if kind == "categorical" else None, epsilon=epsilon, domain=domain,
-                        lam2=lam2, a=a, d=d, seed=seed)
+    m = build_mechanism(mechanism, n_classes=n_classes if kind == "categorical" else None, seed=seed, **options)
+    domain = options.get("domain")
     lo, hi = (0.0, 1.0) if kind == "categorical" or domain is None else (float(np.min(domain)), float(np.max(domain)))
     x = np.full(answers, lo)
     xp = x.copy()
     xp[0] = hi
-    claimed = _claimed(m, mechanism, answers, hi - lo)
+    claimed = float(m.epsilon_per_answer(answers))
     r = audit(m, x, xp, n_samples=samples, alpha=alpha, rng=seed, eps_claimed=claimed)
     rows = [("mechanism", repr(m)), ("answers per worker", answers), ("claimed ε per answer", f"{claimed:.4f}")]
     if mechanism == "two-layer": rows.append(("Li et al. Theorem 6.3 ε (one answer)", f"{m.epsilon_marginal:.4f}"))
-    if mechanism in ("laplace", "mf"): rows.append(("Laplace noise scale (max Γ − min Γ)/ε", f"{m.scale:.4f}"))
+    if getattr(m, "epsilon_paper", None) is not None:
+        rows.append(("the paper's ε (--paper-epsilon)", f"{m.epsilon_paper:.4f}"))
+    if mechanism in ("laplace", "mf"): rows.append(("Laplace noise scale", f"{m.scale:.4f}"))
     rows += [(f"audit lower bound ({1 - alpha:.0%} confidence)", f"{r.eps_lower:.4f}"),
              ("verdict", "consistent with the claim" if r.passed else "the claim is REFUTED"),
              ("samples per input", samples), ("witness event", f"{r.witness}, counts {r.counts}")]
@@ -296,24 +343,18 @@ REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 2.
 REPORT_TRIALS, QUICK_TRIALS = 10, 2
 BUDGET_EPSILON = 1.0
 
-def two_layer_at(epsilon: float, n_classes: int) -> TwoLayer:
-    "Two-layer mechanism whose ε per answer holds for any number of answers: a = RR's flip probability, b = min(2a, …)."
-    k, e = n_classes, math.exp(epsilon)
-    a = p_flip_from_epsilon(epsilon, k)
-    b = min(2 * a, (k - 1) * e / (1 + (k - 1) * e), 2 * (k - 1) / k - a) * (1 - 1e-12)
-    return TwoLayer(a, max(a, b), k)
-
-def _rr(epsilon: float, ds: Dataset) -> Mechanism: return RandomizedResponse(epsilon, ds.answers.n_classes)
-def _two_layer(epsilon: float, ds: Dataset) -> Mechanism: return two_layer_at(epsilon, ds.answers.n_classes)
-def _laplace(epsilon: float, ds: Dataset) -> Mechanism: return laplace_at(epsilon, np.unique(ds.answers.value), null_fill=None)
-def _gaussian_exp(epsilon: float, ds: Dataset) -> Mechanism: return gaussian_exp_at(epsilon, float(np.ptp(ds.answers.value)))
+def _rr(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("rr", ds.answers.n_classes, epsilon=epsilon)
+def _two_layer(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("two-layer", ds.answers.n_classes, epsilon=epsilon)
+def _laplace(epsilon: float, ds: Dataset) -> Mechanism:
+    return build_mechanism("laplace", epsilon=epsilon, domain=np.unique(ds.answers.value))
 def _ds_channel(m: Mechanism) -> DawidSkene:
     "Dawid–Skene through the mechanism's channel; plain Dawid–Skene where that channel carries no information."
     M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
     return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
 
-REPORT_MECHANISMS = {"categorical": {"RR": _rr, "TwoLayer": _two_layer},
-                     "continuous": {"Laplace": _laplace, "GaussianExp": _gaussian_exp}}
+REPORT_MECHANISMS = {"categorical": {"RR": _rr, "TwoLayer": _two_layer}, "continuous": {"Laplace": _laplace}}
 REPORT_AGGREGATORS = {
     "categorical": {"MajorityVote": MajorityVote, "WeightedVote": WeightedVote, "DawidSkene": DawidSkene,
                     "DawidSkene+channel": _ds_channel, "OneCoinDawidSkene": OneCoinDawidSkene, "CRH": CRH},
@@ -342,7 +383,6 @@ def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON)
     rows = []
     for ds in datasets:
         for name, make in REPORT_MECHANISMS[ds.answers.kind].items():
-            if name == "GaussianExp": continue                       # no per-answer ε for several answers
             b = budget_report(make(epsilon, ds), ds.answers)
             rows.append({"dataset": ds.name, "mechanism": name, "workers": len(b),
                          "answers per worker (median)": float(b.n_answers.median()), "(max)": int(b.n_answers.max()),
@@ -387,9 +427,8 @@ EPSILON_MEANING = pd.DataFrame([
      "else report one of the other K−1 classes at random. ε per answer, whatever the number of answers."),
     ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, $p_u \\sim U(a, b)$ per worker with $a = (K-1)/(e^\\varepsilon+K-1)$: "
      "ε per answer whatever the number of answers (their Theorem 6.3 value is smaller and holds for one answer only)."),
-    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the dataset's answers: ε per answer."),
-    ("GaussianExp", "continuous", "answer + $N(0, \\delta^2)$, $\\delta^2 \\sim$ Exp(rate $\\varepsilon^2/(2\\Delta^2)$) once per worker: "
-     "one answer is ε-LDP when δ² is unknown to the adversary; a worker's answers share δ², which this ε does not cover.")],
+    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
+     "dataset's answers: ε per answer.")],
     columns=["mechanism", "answers", "what ε means"]).set_index("mechanism")
 
 def _sweep_section(table: pd.DataFrame, figures: dict, epsilons, trials: int) -> str:
@@ -416,7 +455,7 @@ def _budget_section(budget: pd.DataFrame) -> str:
     return (f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
             "`ldp_truth.privacy.budget_report` on each dataset: a worker who gives m answers releases m perturbed answers, "
             "so their whole answer vector is m·ε-LDP (basic composition); for the two-layer mechanism the exact ε per answer "
-            "for m answers is used. GaussianExp is left out: its ε is for one answer.\n\n"
+            "for m answers is used.\n\n"
             f"{_markdown_table(budget.set_index('dataset'), 2)}\n")
 
 def _plot_dataset(table: pd.DataFrame, path: Path) -> None:
@@ -579,10 +618,16 @@ _DATA_HELP = "datasets folder (default: $LDP_TRUTH_DATA or shared/datasets)"
 def _mechanism_options(p: argparse.ArgumentParser, required_epsilon: bool = False) -> None:
     "The options that configure a mechanism (which apply to which is checked by build_mechanism)."
     p.add_argument("--mechanism", required=True, choices=MECHANISMS, help="the LDP mechanism (see `ldp-truth --help`)")
-    p.add_argument("--epsilon", type=_positive, help="ε per answer (two-layer: Li et al.'s Theorem 6.3 ε; gaussian-exp: with --domain, instead of --lam2)")
+    p.add_argument("--epsilon", type=_positive,
+                   help="the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)")
+    p.add_argument("--paper-epsilon", type=_positive, help="instead of --epsilon, the paper's parameterisation: laplace "
+                   "and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)")
     p.add_argument("--domain", type=_domain, help="laplace, mf (required), gaussian-exp with --epsilon: the answer domain Γ, LO:HI or v1,v2,...")
     p.add_argument("--lam2", type=_positive, help="gaussian-exp: rate λ₂ of the exponential distribution of each worker's noise variance")
-    p.add_argument("--a", type=_probability, help="two-layer: lower end a of p_u ~ U(a, b) (default p^f/2; b = 2p^f − a)")
+    p.add_argument("--a", type=_probability, help="two-layer: lower end a of p_u ~ U(a, b) (default with --epsilon: "
+                   "the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)")
+    p.add_argument("--max-answers", type=_count(1), help="two-layer with --epsilon: ε holds for workers with at most this "
+                   "many answers (default: any number)")
     p.add_argument("--d", type=_count(1), help="mf: factorisation dimension (default 10)")
 
 def _class_options(p: argparse.ArgumentParser) -> None:
@@ -621,9 +666,12 @@ def _parser() -> argparse.ArgumentParser:
     i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)")
     i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
     i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (default categorical)")
-    i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin")
-    i.add_argument("--epsilon", type=_positive, help="with --channel: its ε")
+    i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin (default: from IN.csv.json when privatize wrote one)")
+    i.add_argument("--epsilon", type=_positive,
+                   help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)")
+    i.add_argument("--paper-epsilon", type=_positive, help="with --channel two-layer: Li et al.'s Theorem 6.3 ε instead")
     i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
+    i.add_argument("--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers")
     _class_options(i)
     i.add_argument("--proba", action="store_true", help="add p_<class> columns: each task's class probabilities")
     i.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet writes Parquet files")
@@ -643,8 +691,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/07_cli.ipynb #c0000028
-_MECH_ARGS = ("epsilon", "domain", "lam2", "a", "d")
-
 def _run(args: argparse.Namespace) -> None:
     "Run the parsed sub-command."
     if args.command == "report":
@@ -656,22 +702,22 @@ def _run(args: argparse.Namespace) -> None:
         print(dataset_table(root).to_string(index=False) if root else "no datasets folder found (use --data or $LDP_TRUTH_DATA)")
     elif args.command == "privatize":
         privatize_file(args.input, args.output, args.mechanism, args.seed, args.classes, args.n_classes, secure=args.secure,
-                       **{k: getattr(args, k) for k in _MECH_ARGS})
+                       **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
     elif args.command == "infer" and Path(args.input).is_dir():
-        extra = [o for o in ("kind", "channel", "epsilon", "a", "classes", "n_classes") if getattr(args, o) is not None]
+        extra = [o for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes") if getattr(args, o) is not None]
         if extra: raise UsageError(f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster fit takes no channel or classes)")
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
     elif args.command == "infer":
         if args.scheduler: raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
-        infer_file(args.input, args.output, args.method, args.kind, args.channel, args.epsilon, args.a, args.proba,
-                   args.classes, args.n_classes)
+        infer_file(args.input, args.output, args.method, args.kind, args.channel, args.proba, args.classes, args.n_classes,
+                   **{k: getattr(args, k) for k in CHANNEL_OPTIONS})
     elif args.command == "audit":
         table = audit_table(args.mechanism, n_classes=args.n_classes, answers=args.answers, samples=args.samples,
-                            alpha=args.alpha, seed=args.seed, **{k: getattr(args, k) for k in _MECH_ARGS})
+                            alpha=args.alpha, seed=args.seed, **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
         print("\n".join(f"{q:<38}{v}" for q, v in table.itertuples(index=False)))
     else:
         budget_file(args.input, args.output, args.mechanism, None, args.classes, args.n_classes,
-                    **{k: getattr(args, k) for k in _MECH_ARGS})
+                    **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     "Entry point of the `ldp-truth` console script; returns the exit status (2: bad arguments, nothing written)."

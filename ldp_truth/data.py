@@ -17,8 +17,9 @@ import pandas as pd
 
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real', 'check_positive',
-           'check_nonnegative', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets', 'Dataset',
-           'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
+           'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'Answers', 'class_dtype', 'find_data_root',
+           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary',
+           'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -54,6 +55,19 @@ def check_nonnegative(x, name: str) -> float:
     "`x` as a finite float ≥ 0 (a tolerance, a smoothing count), or an error naming `name`."
     v = check_real(x, name)
     if not (np.isfinite(v) and v >= 0): raise ValueError(f"{name} must be a finite number ≥ 0, got {x}")
+    return v
+
+def check_positive_or_inf(x, name: str) -> float:
+    "`x` as a float > 0, infinity allowed (ε = ∞: no perturbation; a cut-off that never cuts), or an error."
+    v = check_real(x, name)
+    if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf allowed), got {x!r}")
+    return v
+
+def check_fraction(x, name: str, zero: bool = True) -> float:
+    "`x` as a float in [0, 1] (in (0, 1] with `zero=False`: a share, a density), or an error naming `name`."
+    v = check_real(x, name)
+    if not ((v >= 0 if zero else v > 0) and v <= 1):
+        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1], got {x!r}")
     return v
 
 # %% ../nbs/00_data.ipynb #8c8e72f3

@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 import sys
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Optional
 
 import numpy as np
@@ -15,12 +16,12 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
-from .inference import (CRH, Aggregator, DawidSkene, MajorityVote, OneCoinDawidSkene, _argmax_labels,
-                                 _change, _class_counts, _crh_loss, _crh_weights_from_totals, _e_step, _fit_confusion, _observed_counts, _sorted_by_task,
-                                 _task_mad, _task_mean, _task_median, _task_std, _task_weighted_median)
+from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change,
+                               observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std,
+                               task_weighted_median, vote_shares)
 
 # %% auto #0
-__all__ = ['is_dask_frame', 'Codes', 'factorize_codes', 'fit_dask']
+__all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
 
 # %% ../nbs/08_distributed.ipynb #995f5545
 def _dask():
@@ -36,6 +37,18 @@ def is_dask_frame(x) -> bool:
     "True for a `dask.dataframe.DataFrame` (checked without importing Dask when nothing has imported it)."
     dd = sys.modules.get("dask.dataframe")
     return dd is not None and isinstance(x, dd.DataFrame)
+
+def default_client():
+    "The running `dask.distributed` client; without one, a client of an in-process `LocalCluster` (made once)."
+    _, dist = _dask()
+    try: return dist.get_client()
+    except ValueError: return _local_client()
+
+@lru_cache(maxsize=1)
+def _local_client():
+    "A client of an in-process local cluster (threads), made by the first fit without a client, kept for the session."
+    _, dist = _dask()
+    return dist.Client(processes=False, dashboard_address=None)
 
 # %% ../nbs/08_distributed.ipynb #6297c390
 @dataclass
@@ -56,12 +69,13 @@ def _worker_ids(ddf, worker: str = "worker") -> np.ndarray:
     return _factorize(pd.Series(ddf[worker].unique().compute()))[1]
 
 def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=None) -> Codes:
-    "Worker and class codes of a Dask DataFrame by the rules of `Answers.from_frame`; only unique values reach the client."
+    "Worker and class codes of a Dask DataFrame as `Answers.from_frame` makes them; only unique values reach the client."
     workers = _worker_ids(ddf, worker)
     raw = pd.Series(ddf[label].unique().compute())
     codes, found = _label_codes(raw, classes, None)
     codes = np.asarray(codes, dtype=np.int64)
-    if (codes < 0).any(): raise ValueError(f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}")
+    if (codes < 0).any():
+        raise ValueError(f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}")
     return Codes(workers, raw.to_numpy(), codes, np.arange(codes.max() + 1) if found is None else np.asarray(found))
 
 # %% ../nbs/08_distributed.ipynb #83ddec5e
@@ -85,26 +99,23 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
     "Tasks × classes vote counts of a partition."
     X = part.X.tocoo()
-    return np.bincount(X.row.astype(np.int64) * K + X.col % K, minlength=X.shape[0] * K).reshape(-1, K).astype(np.float64)
+    counts = np.bincount(X.row.astype(np.int64) * K + X.col % K, minlength=X.shape[0] * K)
+    return counts.reshape(-1, K).astype(np.float64)
 
 # %% ../nbs/08_distributed.ipynb #5074ff8b
-def _mv_posteriors(part: _Part, K: int) -> np.ndarray:
-    "Majority-vote fractions as starting posteriors (the in-memory `init='mv'`)."
-    counts = _vote_counts(part, K)
-    return counts / np.maximum(counts.sum(1, keepdims=True), 1)
-
-def _summaries(part: _Part, P: np.ndarray, ll: float, W: int) -> tuple:
-    "What one partition sends back: counts N (W, K, K), posterior sums (K), number of tasks, log-likelihood."
-    return _observed_counts(part.X, P, W), P.sum(0), len(part.tasks), ll
-
-def _init_step(part: _Part, W: int, K: int) -> tuple:
-    "Summaries of the majority-vote start."
-    return _summaries(part, _mv_posteriors(part, K), 0.0, W)
+def _start_step(part: _Part, W: int, K: int, log_channel: Optional[np.ndarray]) -> tuple:
+    "Summaries of the majority-vote start (through the channel if given): N, posterior sums, number of tasks."
+    P = vote_shares(_vote_counts(part, K), log_channel)
+    return observed_counts(part.X, P, W), P.sum(0), len(part.tasks)
 
 def _em_step(part: _Part, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-    "One E-step on one partition, summarised for the M-step."
-    P, ll = _e_step(part.X, log_conf, log_prior)
-    return _summaries(part, P, ll, log_conf.shape[0])
+    "One E-step on one partition, summarised for the M-step: N, posterior sums, number of tasks, log-likelihood."
+    P, ll = e_step(part.X, log_conf, log_prior)
+    return observed_counts(part.X, P, log_conf.shape[0]), P.sum(0), len(part.tasks), ll
+
+def _symbol_counts(part: _Part, K: int) -> tuple:
+    "How often each observed symbol was answered in the partition."
+    return (_vote_counts(part, K).sum(0),)
 
 def _add(*parts: tuple) -> tuple:
     "Element-wise sum of partition summaries."
@@ -112,7 +123,7 @@ def _add(*parts: tuple) -> tuple:
 
 # %% ../nbs/08_distributed.ipynb #f050db35
 def _tree_reduce(client, futures: list, fan_in: int = 8, combine=_add):
-    "Combine summaries on the cluster in a tree of `combine` tasks (fan-in 8; `_add` sums); the client receives one tuple."
+    "Combine summaries on the cluster in a tree of `combine` tasks (fan-in 8; `_add` sums); the client gets one tuple."
     while len(futures) > 1:
         futures = [client.submit(combine, *futures[i:i + fan_in], pure=False) for i in range(0, len(futures), fan_in)]
     return futures[0].result()
@@ -120,14 +131,6 @@ def _tree_reduce(client, futures: list, fan_in: int = 8, combine=_add):
 def _map_reduce(client, parts: list, fn, *args) -> tuple:
     "Apply `fn(part, *args)` to every partition on the cluster and sum the summaries."
     return _tree_reduce(client, [client.submit(fn, p, *args, pure=False) for p in parts])
-
-# %% ../nbs/08_distributed.ipynb #b4e4f1a0
-def _confusion_from_counts(agg: DawidSkene, N: np.ndarray) -> np.ndarray:
-    "The aggregator's own M-step (`inference._fit_confusion`) on the expected counts N (W, true c, answer y)."
-    model, kappa, _ = agg._settings(None)          # the Dask path takes crowd-kit's models: no shrinkage (kappa = 0)
-    E, skills = _fit_confusion(N, model, agg.smoothing, kappa, None)
-    if skills is not None: agg.skills_ = skills
-    return E
 
 # %% ../nbs/08_distributed.ipynb #61ba4ec4
 def _check_frame(ddf, columns: tuple) -> None:
@@ -141,95 +144,168 @@ def _partitions(client, ddf, task: str, by_task: bool) -> list:
     _, dist = _dask()
     return dist.futures_of(client.persist(ddf if by_task else ddf.shuffle(on=task)))
 
-def _encode(client, ddf, columns: tuple, by_task: bool, classes) -> tuple:
-    "Global codes and the encoded partitions (futures that stay on the cluster)."
-    worker, task, label = columns
-    codes = factorize_codes(ddf, worker, label, classes)
-    codes_f = client.scatter(codes, broadcast=True, hash=False)
-    return codes, [client.submit(_build_part, f, codes_f, worker, task, label, pure=False) for f in _partitions(client, ddf, task, by_task)]
+def _results(part: _Part, log_conf: np.ndarray, log_prior: np.ndarray, classes: np.ndarray) -> pd.DataFrame:
+    "One partition's posteriors (one column per class) and label, indexed by task id, from EM's last E-step."
+    P = e_step(part.X, log_conf, log_prior)[0]
+    return _label_frame(part, P, argmax_labels(P, np.ones(len(P), dtype=bool)), classes)
 
-def _results(part: _Part, log_conf: Optional[np.ndarray], log_prior: Optional[np.ndarray], classes: np.ndarray) -> pd.DataFrame:
-    "One partition's posteriors (one column per class) and label, indexed by task id: EM's last E-step, or MV's fractions."
-    K = len(classes)
-    P = _mv_posteriors(part, K) if log_conf is None else _e_step(part.X, log_conf, log_prior)[0]
-    labels = _argmax_labels(P if log_conf is not None else _vote_counts(part, K), np.ones(len(P), dtype=bool))
-    out = pd.DataFrame(P, index=pd.Index(part.tasks, name="task"), columns=[str(c) for c in classes])
+def _vote_shares_frame(part: _Part, log_channel: Optional[np.ndarray], classes: np.ndarray) -> pd.DataFrame:
+    "One partition's majority-vote shares (through the channel) and label, as `MajorityVote(ties='first')`."
+    counts = _vote_counts(part, len(classes))
+    P = vote_shares(counts, log_channel)
+    scores = counts if log_channel is None else counts @ log_channel.T
+    best = best_classes(scores, 0.0 if log_channel is None else 1e-9)     # as MajorityVote's tie rule 'first'
+    return _label_frame(part, P, argmax_labels(best.astype(np.float64), np.ones(len(P), dtype=bool)), classes)
+
+def _label_frame(part, P: np.ndarray, labels: np.ndarray, classes: np.ndarray) -> pd.DataFrame:
+    "Posteriors (one column per true class) and the label, indexed by the partition's task ids."
+    out = pd.DataFrame(P, index=pd.Index(part.tasks, name="task"), columns=[str(c) for c in classes[:P.shape[1]]])
     out["label"] = labels
     return out
 
-def _attach_results(agg: Aggregator, client, parts: list, codes: Codes, log_conf=None, log_prior=None) -> None:
-    "Set `labels_` (class index) and `proba_` as Dask collections indexed by task id; nothing is computed here."
-    _attach_frames(agg, [client.submit(_results, p, log_conf, log_prior, codes.classes, pure=False) for p in parts], codes)
-
-def _attach_frames(agg: Aggregator, futures: list, codes: Codes) -> None:
-    "`proba_` and `labels_` from futures of per-partition frames (one column per class, then `label`)."
+def _label_frames(futures: list, classes: np.ndarray) -> tuple:
+    "(labels, posteriors) as Dask collections from futures of per-partition frames (class columns, then `label`)."
     dd, _ = _dask()
-    meta = pd.DataFrame({**{str(c): pd.Series(dtype=np.float64) for c in codes.classes}, "label": pd.Series(dtype=np.int64)},
+    columns = [str(c) for c in classes]
+    meta = pd.DataFrame({**{c: pd.Series(dtype=np.float64) for c in columns}, "label": pd.Series(dtype=np.int64)},
                         index=pd.Index([], name="task"))
     frame = dd.from_delayed(futures, meta=meta, verify_meta=False)
-    agg.proba_, agg.labels_ = frame[[str(c) for c in codes.classes]], frame["label"]
-    agg.classes_, agg.workers_ = codes.classes, codes.workers
+    return frame["label"], frame[columns]
 
 # %% ../nbs/08_distributed.ipynb #87e603dc
-def _fit_em(agg: DawidSkene, client, parts: list, codes: Codes) -> None:
-    "The in-memory EM loop, each E-step a map-reduce over the partitions."
-    W, K = codes.n_workers, codes.n_classes
-    N, s, n_tasks, _ = _map_reduce(client, parts, _init_step, W, K)
-    prior, E = s / n_tasks, _confusion_from_counts(agg, N)
-    history = []
-    for it in range(agg.n_iter):
-        with np.errstate(divide="ignore"): log_prior = np.log(prior)
-        log_conf = np.log(E)
-        params = client.scatter(log_conf, broadcast=True, hash=False)   # a fresh key: see the note above
-        N, s, _, ll = _map_reduce(client, parts, _em_step, params, log_prior)
-        history.append(ll + agg._log_penalty(E))
-        prior, E = s / n_tasks, _confusion_from_counts(agg, N)
-        if it and abs(history[-1] - history[-2]) < agg.tol * abs(history[-2]): break
-    agg.prior_, agg.confusion_, agg.observed_confusion_ = prior, E, E
-    agg.n_iter_, agg.log_likelihood_ = it + 1, np.array(history)
-    _attach_results(agg, client, parts, codes, log_conf, log_prior)
-
-def _check_kind(agg: Aggregator, dtype, label: str) -> None:
-    "The kind `Answers.from_frame` would read (a float column is continuous): CRH takes both, the others categorical answers."
-    continuous, name = pd.api.types.is_float_dtype(dtype), type(agg).__name__
-    if not isinstance(agg, CRH) and continuous:
-        raise ValueError(f"{name} accepts categorical answers, got a float column {label!r} (continuous answers, as "
-                         "Answers.from_frame reads it); cast class labels to int or str, or fit continuous answers with CRH")
-
-def fit_dask(agg: Aggregator, ddf, worker: str = "worker", task: str = "task", label: str = "label",
-             by_task: bool = False, classes=None, client=None) -> Aggregator:
-    "Fit `agg` (DawidSkene, OneCoinDawidSkene, MajorityVote or CRH) on a Dask DataFrame with the current (or given) client."
-    _, dist = _dask()
-    supported = (DawidSkene, MajorityVote, CRH)
-    if not isinstance(agg, supported):
-        raise TypeError(f"fit on a Dask DataFrame supports DawidSkene, OneCoinDawidSkene, MajorityVote and CRH, not {type(agg).__name__}")
-    if getattr(agg, "channel", None) is not None:
-        raise ValueError("fit on a Dask DataFrame does not support channel= yet; fit the perturbed answers in memory")
-    if isinstance(agg, DawidSkene) and (agg.model not in (None, "one-coin" if isinstance(agg, OneCoinDawidSkene) else "full")
-                                        or agg.shrink or agg.class_prior not in (None, "fit")):
-        raise ValueError("fit on a Dask DataFrame fits crowd-kit's models (model='full' or OneCoinDawidSkene, no shrink, "
-                         "class_prior='fit'); fit in memory for the other model=, shrink=, class_prior=")
-    if getattr(agg, "ties", "first") != "first":
-        raise ValueError(f"fit on a Dask DataFrame breaks ties to the smallest class (ties='first'), got ties={agg.ties!r}")
-    if isinstance(agg, DawidSkene) and not isinstance(agg.init, str):
-        raise ValueError("fit on a Dask DataFrame starts from majority vote (init='mv'); an init array needs the in-memory fit")
-    _check_frame(ddf, (worker, task, label))
-    _check_kind(agg, ddf[label].dtype, label)
-    client = client or dist.get_client()
-    if isinstance(agg, CRH):
-        if classes is not None and pd.api.types.is_float_dtype(ddf[label].dtype):
+class DaskAnswers:
+    "Answers in a Dask DataFrame, encoded and kept on the cluster; what the fit loops of `inference` read."
+    def __init__(self,
+                 ddf,  # a dask.dataframe.DataFrame with one row per answer
+                 worker: str = "worker", task: str = "task", label: str = "label",  # its column names
+                 by_task: bool = False,  # True if every task's rows lie in one partition (no shuffle needed)
+                 classes=None,  # the class labels in order, as in `Answers.from_frame` (None: from the data)
+                 client=None):  # a dask.distributed Client (None: the running one, else `default_client()`)
+        _check_frame(ddf, (worker, task, label))
+        self.ddf, self.columns, self.by_task = ddf, (worker, task, label), by_task
+        self.kind = "continuous" if pd.api.types.is_float_dtype(ddf[label].dtype) else "categorical"
+        if classes is not None and self.kind == "continuous":
             raise ValueError(f"classes= names categorical labels; the float column {label!r} holds continuous answers")
-        _fit_crh(agg, client, ddf, (worker, task, label), by_task, classes)
-        return agg
-    codes, parts = _encode(client, ddf, (worker, task, label), by_task, classes)
-    if isinstance(agg, MajorityVote): _attach_results(agg, client, parts, codes)
-    else: _fit_em(agg, client, parts, codes)
-    return agg
+        self.client, self._classes = client or default_client(), classes
+        self._codes, self._workers, self._onehot, self._parts, self._last = None, None, None, None, None
+
+    @property
+    def codes(self) -> Codes:
+        "Worker and class codes (categorical answers), computed once from the unique values."
+        if self._codes is None: self._codes = factorize_codes(self.ddf, *self.columns[::2], self._classes)
+        return self._codes
+
+    @property
+    def workers(self) -> np.ndarray:
+        "The sorted worker ids: worker index i is id `workers[i]`, as in `Answers.from_frame`."
+        if self._workers is None:
+            categorical = self.kind == "categorical"
+            self._workers = self.codes.workers if categorical else _worker_ids(self.ddf, self.columns[0])
+        return self._workers
+    @property
+    def classes(self) -> np.ndarray: return self.codes.classes
+    @property
+    def n_workers(self) -> int: return len(self.workers)
+    @property
+    def n_classes(self) -> int: return self.codes.n_classes
+
+    def _frames(self) -> list:
+        return _partitions(self.client, self.ddf, self.columns[1], self.by_task)
+
+    def _em_parts(self) -> list:
+        "The one-hot partitions (futures), encoded on first use."
+        if self._onehot is None:
+            codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
+            self._onehot = [self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
+                            for f in self._frames()]
+        return self._onehot
+
+    def em_start(self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None) -> tuple:
+        "Majority-vote start (through the channel): (counts N, posterior sums, number of tasks)."
+        if init is not None: raise ValueError("init as an array needs answers in memory")
+        return _map_reduce(self.client, self._em_parts(), _start_step, self.n_workers, self.n_classes, log_channel)
+
+    def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
+        "One E-step on every partition: (N, posterior sums, number of tasks, log-likelihood)."
+        params = self.client.scatter(log_conf, broadcast=True, hash=False)   # a fresh key: see the note above
+        self._last = (params, log_prior)
+        return _map_reduce(self.client, self._em_parts(), _em_step, params, log_prior)
+
+    def value_shares(self) -> np.ndarray:
+        "Share of each observed symbol among the answers."
+        (n,) = _map_reduce(self.client, self._em_parts(), _symbol_counts, self.n_classes)
+        return n / n.sum()
+
+    def em_results(self) -> tuple:
+        "(labels, posteriors) of the last E-step as Dask collections indexed by task id (nothing computed here)."
+        return self._frames_of(_results, len(self._last[1]), *self._last)
+
+    def vote_results(self, log_channel: Optional[np.ndarray]) -> tuple:
+        "(labels, shares) of majority vote (through the channel) as Dask collections indexed by task id."
+        K = self.n_classes if log_channel is None else len(log_channel)
+        return self._frames_of(_vote_shares_frame, K, log_channel)
+
+    def _frames_of(self, fn, K: int, *args) -> tuple:
+        "(labels, posteriors over the first K classes) from `fn(partition, *args, classes)` on every partition."
+        futures = [self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()]
+        return _label_frames(futures, self.classes[:K])
+
+    def predictions(self, labels) -> "dask.dataframe.Series":
+        "`labels` (class indices or truths, by task id) as the labels themselves, a Series named `agg_label`."
+        if self.kind == "continuous": return labels.rename("agg_label")
+        classes = self.classes
+        return labels.map_partitions(lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="agg_label"),
+                                     meta=pd.Series(dtype=classes.dtype, name="agg_label"))
+
+    def crh_start(self, squared: bool, cap: float) -> np.ndarray:
+        "Continuous CRH: partitions sorted, scaled (one exact global fallback), started; each worker's loss sum."
+        self._crh = (squared, cap)
+        workers_f = self.client.scatter(self.workers, broadcast=True, hash=False)
+        parts = [self.client.submit(_build_continuous, f, workers_f, *self.columns, squared, pure=False)
+                 for f in self._frames()]
+        fallback = _fallback_scale(self.client, parts)
+        outs = [self.client.submit(_with_scale, p, fallback, squared, cap, pure=False) for p in parts]
+        self._parts, (total,) = _split(self.client, outs, _add)
+        return total
+
+    def crh_round(self, w: np.ndarray) -> tuple:
+        "One continuous CRH round with weights `w`: (each worker's loss sum, largest move of a truth)."
+        w_f = self.client.scatter(w, broadcast=True, hash=False)       # a fresh key each iteration, as for EM
+        outs = [self.client.submit(_crh_step, p, w_f, *self._crh, pure=False) for p in self._parts]
+        self._parts, summary = _split(self.client, outs, _sum_max)
+        return summary
+
+    def crh_truths(self):
+        "The truths of the last round, a Dask Series indexed by task id."
+        dd, _ = _dask()
+        meta = pd.Series(dtype=np.float64, name="label", index=pd.Index([], name="task"))
+        futures = [self.client.submit(_truths, p, pure=False) for p in self._parts]
+        return dd.from_delayed(futures, meta=meta, verify_meta=False)
+
+    def vote_start(self) -> np.ndarray:
+        "Categorical CRH: partitions started from majority vote; each worker's 0-1 loss sum."
+        codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
+        outs = [self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
+                for f in self._frames()]
+        self._parts, (total,) = _split(self.client, outs, _add)
+        return total
+
+    def vote_round(self, w: np.ndarray) -> tuple:
+        "One weighted vote with weights `w`: (each worker's 0-1 loss sum, number of labels changed)."
+        w_f = self.client.scatter(w, broadcast=True, hash=False)
+        outs = [self.client.submit(_crh_vote_step, p, w_f, pure=False) for p in self._parts]
+        self._parts, summary = _split(self.client, outs, _sum_max)
+        return summary
+
+    def weighted_vote_results(self) -> tuple:
+        "(labels, shares) of the last weighted vote as Dask collections indexed by task id."
+        futures = [self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts]
+        return _label_frames(futures, self.classes)
 
 # %% ../nbs/08_distributed.ipynb #b7229aa3
 @dataclass
 class _ContPart:
-    "One partition of continuous answers on the cluster, read by the in-memory helpers as an `Answers` (global worker codes, local task codes), with its sort, its tasks' MADs and scales, and the current truths."
+    "One partition of continuous answers (global worker codes, local task codes), its sort, MADs, scales and truths."
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -246,21 +322,23 @@ class _ContPart:
     @property
     def n_answers(self) -> int: return len(self.value)
 
-def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str, squared: bool) -> _ContPart:
-    "Encode one partition, sort it once by (task, value), and compute its tasks' median, 1.4826·MAD and starting truths."
+def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str,
+                      squared: bool) -> _ContPart:
+    "Encode one partition, sort it once by (task, value); its tasks' median, 1.4826·MAD and starting truths."
     w = pd.Index(workers).get_indexer(df[worker]).astype(np.int32)
     t, tasks = _factorize(df[task])
     v = df[label].to_numpy(np.float64)
-    if not np.isfinite(v).all(): raise ValueError(f"column {label!r} has NaN or infinite values; continuous answers must be finite")
+    if not np.isfinite(v).all():
+        raise ValueError(f"column {label!r} has NaN or infinite values; continuous answers must be finite")
     if not pd.Index(t.astype(np.int64) * len(workers) + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
     p = _ContPart(tasks, w, t.astype(np.int32), v, len(workers))
-    p.by_task = _sorted_by_task(p)
-    median = _task_median(p, p.by_task)
-    p.mad = _task_mad(p.by_task, median)          # `_task_robust_scale` before its fallback (every task has answers)
+    p.by_task = sort_by_task(p.task, p.value, p.n_tasks)
+    median = task_median(p.by_task)
+    p.mad = task_mad(p.by_task, median)          # the robust scale before its fallback
     if squared:
-        p.mu = _task_mean(p)
-        std = _task_std(p, p.mu)
+        p.mu = task_mean(p.task, p.value, p.n_tasks)
+        std = task_std(p.task, p.value, p.n_tasks, p.mu)
         p.spread = np.where(std > 0, std, 1.0)[p.task]
     else: p.mu = median
     return p
@@ -274,7 +352,7 @@ def _n_positive_mads(p: _ContPart) -> tuple:
 _DIGIT = 16   # bits chosen per round: four rounds of 2¹⁶-bin histograms pin down all 64 bits
 
 def _digit_counts(p: _ContPart, prefixes: np.ndarray, level: int) -> tuple:
-    "Per wanted rank, the histogram of the `level`-th 16-bit digit of the positive MADs' bit patterns that start with that rank's chosen prefix."
+    "Per wanted rank, the histogram of digit `level` (16 bits) of the positive MADs whose bits start with its prefix."
     bits = p.mad[p.mad > 0].view(np.int64)                 # positive float64s order as their bit patterns
     out = np.zeros((len(prefixes), 1 << _DIGIT), np.int64)
     for j, prefix in enumerate(prefixes):                  # one row per rank (two for a median)
@@ -283,7 +361,7 @@ def _digit_counts(p: _ContPart, prefixes: np.ndarray, level: int) -> tuple:
     return (out,)
 
 def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
-    "The `ranks`-th smallest (0-based) positive MADs over all partitions, exactly: a radix selection, one digit per round trip."
+    "The `ranks`-th smallest (0-based) positive MADs over all partitions, exactly: a radix selection (a digit a trip)."
     ranks = np.array(ranks, dtype=np.int64)
     prefixes = np.zeros(len(ranks), np.int64)
     for level in range(64 // _DIGIT):
@@ -295,7 +373,7 @@ def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
     return prefixes.view(np.float64)
 
 def _fallback_scale(client, parts: list) -> float:
-    "The scale of a task whose MAD is 0: the median of the positive MADs over all tasks (1 if none), as `_task_robust_scale` takes it."
+    "The scale of a task whose MAD is 0: the median of the positive MADs over all tasks (1 if none), as in memory."
     n_pos, n_zero = _map_reduce(client, parts, _n_positive_mads)
     if n_zero == 0 or n_pos == 0: return 1.0               # unused, or no positive MAD anywhere
     lo, hi = _kth_positive_mads(client, parts, [(n_pos - 1) // 2, n_pos // 2])
@@ -303,8 +381,9 @@ def _fallback_scale(client, parts: list) -> float:
 
 # %% ../nbs/08_distributed.ipynb #1ed10bcb
 def _loss_sums(p: _ContPart, squared: bool, cap: float) -> np.ndarray:
-    "Each worker's total CRH loss on the partition at its current truths: the in-memory per-answer loss, summed by worker."
-    return np.bincount(p.worker, weights=_crh_loss(p.value - p.mu[p.task], p.spread, squared, cap), minlength=p.n_workers)
+    "Each worker's total CRH loss on the partition at its current truths (`kernels.crh_loss`, summed by worker)."
+    loss = crh_loss(p.value - p.mu[p.task], p.spread, squared, cap)
+    return np.bincount(p.worker, weights=loss, minlength=p.n_workers)
 
 def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tuple:
     "The partition with its task scales (the fallback where the MAD is 0), and its loss sums at the starting truths."
@@ -313,71 +392,31 @@ def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tup
     return p, (_loss_sums(p, squared, cap),)
 
 def _crh_step(p: _ContPart, w: np.ndarray, squared: bool, cap: float) -> tuple:
-    "One CRH iteration on a partition: its tasks' new truths from the broadcast weights; (the partition holding them, (loss sums, largest move))."
+    "One CRH round on a partition: new truths from the weights; (the partition, (loss sums, largest move))."
     weight = w[p.worker]
-    new = _task_mean(p, weight) if squared else _task_weighted_median(p, weight, p.by_task)
+    new = task_mean(p.task, p.value, p.n_tasks, weight) if squared else task_weighted_median(p.by_task, weight)
     q = replace(p, mu=new)
-    return q, (_loss_sums(q, squared, cap), _change(new, p.mu, p.scale))
+    return q, (_loss_sums(q, squared, cap), largest_change(new, p.mu, p.scale))
 
 def _sum_max(*summaries: tuple) -> tuple:
     "Combine (loss sums, largest move) summaries: the sums add, the moves take their maximum."
     return sum(s[0] for s in summaries), max(s[1] for s in summaries)
 
 def _split(client, outs: list, combine) -> tuple:
-    "From futures of (partition, summary): the partitions' futures (kept on the cluster) and the summaries reduced by `combine`."
+    "From futures of (partition, summary): the partitions' futures (kept on the cluster), the summaries reduced."
     parts = [client.submit(operator.getitem, o, 0, pure=False) for o in outs]
-    return parts, _tree_reduce(client, [client.submit(operator.getitem, o, 1, pure=False) for o in outs], combine=combine)
+    summaries = [client.submit(operator.getitem, o, 1, pure=False) for o in outs]
+    return parts, _tree_reduce(client, summaries, combine=combine)
 
 def _truths(p: _ContPart) -> pd.Series:
     "One partition's truths, indexed by task id."
     return pd.Series(p.mu, index=pd.Index(p.tasks, name="task"), name="label")
 
-def _crh_setup(agg: CRH, client, ddf, columns: tuple, by_task: bool, classes=None) -> tuple:
-    "Worker ids (continuous) or the codes (categorical), the prepared partitions (futures) and the workers' loss sums at the start."
-    worker, task, label = columns
-    frames = _partitions(client, ddf, task, by_task)
-    if not pd.api.types.is_float_dtype(ddf[label].dtype):                # categorical: DS's codes, majority vote to start
-        codes = factorize_codes(ddf, worker, label, classes)
-        codes_f = client.scatter(codes, broadcast=True, hash=False)
-        parts, (total,) = _split(client, [client.submit(_build_categorical, f, codes_f, worker, task, label, pure=False)
-                                          for f in frames], _add)
-        return codes, parts, total
-    squared = agg.loss == "squared"
-    workers = _worker_ids(ddf, worker)
-    workers_f = client.scatter(workers, broadcast=True, hash=False)
-    parts = [client.submit(_build_continuous, f, workers_f, worker, task, label, squared, pure=False) for f in frames]
-    fallback = _fallback_scale(client, parts)
-    parts, (total,) = _split(client, [client.submit(_with_scale, p, fallback, squared, agg.cap, pure=False) for p in parts], _add)
-    return workers, parts, total
-
-def _crh_round(agg: CRH, client, parts: list, total: np.ndarray, continuous: bool = True) -> tuple:
-    "One CRH iteration on the cluster: weights from the loss sums, broadcast; new truths and loss sums per partition, reduced. Returns (weights, partitions, (loss sums, largest move or labels changed))."
-    w = _crh_weights_from_totals(total)
-    w_f = client.scatter(w, broadcast=True, hash=False)                 # a fresh key each iteration, as for EM
-    outs = [client.submit(_crh_step, p, w_f, agg.loss == "squared", agg.cap, pure=False) if continuous
-            else client.submit(_crh_vote_step, p, w_f, pure=False) for p in parts]
-    return (w, *_split(client, outs, _sum_max))
-
-def _fit_crh(agg: CRH, client, ddf, columns: tuple, by_task: bool, classes=None) -> None:
-    "The in-memory CRH loop: set-up per partition (continuous: with one exact global fallback scale), then per iteration one map (new truths, loss sums) and one reduce."
-    dd, _ = _dask()
-    continuous = pd.api.types.is_float_dtype(ddf[columns[2]].dtype)
-    ids, parts, total = _crh_setup(agg, client, ddf, columns, by_task, classes)
-    for it in range(agg.n_iter):
-        w, parts, (total, change) = _crh_round(agg, client, parts, total, continuous)
-        if (change <= agg.tol) if continuous else change == 0: break    # categorical: stop when no label changes
-    agg.weights_, agg.n_iter_ = w, it + 1
-    if not continuous:
-        _attach_frames(agg, [client.submit(_vote_results, p, ids.classes, pure=False) for p in parts], ids)
-        return
-    agg.change_, agg.workers_ = change, ids
-    meta = pd.Series(dtype=np.float64, name="label", index=pd.Index([], name="task"))
-    agg.labels_ = dd.from_delayed([client.submit(_truths, p, pure=False) for p in parts], meta=meta, verify_meta=False)
 
 # %% ../nbs/08_distributed.ipynb #a43c643a
 @dataclass
 class _CatPart:
-    "One partition of categorical answers on the cluster, read by the in-memory helpers as an `Answers` (global worker and class codes, local task codes), with its tasks' current labels and weighted votes."
+    "One partition of categorical answers (global worker, class codes; local task codes), its labels and votes."
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -395,20 +434,21 @@ def _zero_one_sums(p: _CatPart) -> np.ndarray:
     return np.bincount(p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers)
 
 def _build_categorical(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
-    "Encode one partition with the global codes and start from its majority vote; (the partition, (its 0-1 loss sums,))."
+    "Encode one partition with the global codes, start from majority vote: (the partition, (its 0-1 loss sums,))."
     w = pd.Index(codes.workers).get_indexer(df[worker]).astype(np.int32)
     v = codes.label_codes[pd.Index(codes.labels).get_indexer(df[label])]
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * codes.n_workers + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
     p = _CatPart(tasks, w, t.astype(np.int32), v, codes.n_workers, codes.n_classes)
-    p.labels = _argmax_labels(_class_counts(p).astype(np.float64), np.ones(p.n_tasks, dtype=bool))   # MajorityVote()
+    votes = class_counts(p.task, p.value, p.n_tasks, p.n_classes).astype(np.float64)
+    p.labels = argmax_labels(votes, np.ones(p.n_tasks, dtype=bool))          # MajorityVote()
     return p, (_zero_one_sums(p),)
 
 def _crh_vote_step(p: _CatPart, w: np.ndarray) -> tuple:
-    "One categorical CRH iteration on a partition: weighted vote with the broadcast weights; (the partition, (0-1 loss sums, labels changed))."
-    scores = _class_counts(p, w[p.worker])
-    new = _argmax_labels(scores, np.ones(p.n_tasks, dtype=bool))
+    "One weighted vote on a partition: (the partition, (0-1 loss sums, labels changed))."
+    scores = class_counts(p.task, p.value, p.n_tasks, p.n_classes, w[p.worker])
+    new = argmax_labels(scores, np.ones(p.n_tasks, dtype=bool))
     q = replace(p, labels=new, scores=scores)
     return q, (_zero_one_sums(q), int((new != p.labels).sum()))
 

@@ -5,16 +5,18 @@
 # %% ../nbs/03_inference.ipynb #525d7af8
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
-from typing import Callable, Optional, Union
+from typing import Optional, Union
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
-from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
+from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
+                            check_positive_or_inf, check_real)
+from .distributed import DaskAnswers, is_dask_frame
+from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, crh_loss, crh_weights,
+                               e_step, has_answers, largest_change, normalise_confusion, observed_counts, onehot,
+                               posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
+                               task_mad, task_mean, task_median, task_std, vote_shares)
 
 # %% auto #0
 __all__ = ['MV_TIES', 'MODELS', 'CLASS_PRIORS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'Aggregator', 'channel_is_informative',
@@ -29,28 +31,44 @@ class Aggregator:
     def __init__(self):
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
 
-    def fit(self, answers: Answers) -> "Aggregator":
-        "Check that `answers` is an `Answers` of a kind this aggregator accepts, then fit; returns `self`. A Dask DataFrame goes to `distributed.fit_dask`."
-        name = type(self).__name__
-        if type(answers).__module__.startswith("dask."):      # a Dask DataFrame: the same EM on the cluster
-            from .distributed import fit_dask
-            return fit_dask(self, answers)
-        if not isinstance(answers, Answers):
-            raise TypeError(f"{name}.fit needs answers as ldp_truth.data.Answers, got {type(answers).__name__}; "
-                            "use fit_predict(df) for a DataFrame")
-        if answers.kind not in self.kinds:
-            raise ValueError(f"{name} accepts {' or '.join(self.kinds)} answers, got answers of kind={answers.kind!r}")
-        if answers.kind == "categorical" and answers.n_classes < 2:
-            raise ValueError(f"{name} needs n_classes ≥ 2, got answers with n_classes={answers.n_classes}; "
-                             "if every answer is the same label, name all the classes: Answers.from_frame(df, classes=[...])")
-        self._fit(answers)
+    def fit(self, answers: Union[Answers, DaskAnswers]) -> "Aggregator":
+        "Fit on `Answers`, a `DaskAnswers` or a Dask DataFrame (columns worker, task, label); returns `self`."
+        if is_dask_frame(answers): answers = DaskAnswers(answers)
+        if not isinstance(answers, (Answers, DaskAnswers)):
+            raise TypeError(f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers or a "
+                            f"Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a DataFrame")
+        self._check_kind(answers.kind, answers.n_classes if answers.kind == "categorical" else None)
+        if isinstance(answers, DaskAnswers):
+            self._fit_dask(answers)
+            self.workers_ = answers.workers          # on Dask, the ids behind the worker and class indices
+            if answers.kind == "categorical": self.classes_ = answers.classes
+        else: self._fit(answers)
         return self
+
+    def _check_kind(self, kind: str, n_classes: Optional[int]):
+        "An error unless answers of this kind (and, categorical, n_classes ≥ 2) suit this aggregator."
+        name = type(self).__name__
+        if kind not in self.kinds:
+            raise ValueError(f"{name} accepts {' or '.join(self.kinds)} answers, got answers of kind={kind!r}")
+        if kind == "categorical" and n_classes < 2:
+            raise ValueError(f"{name} needs n_classes ≥ 2, got answers with n_classes={n_classes}; if every answer "
+                             "is the same label, name all the classes: Answers.from_frame(df, classes=[...])")
 
     def _fit(self, A: Answers): raise NotImplementedError
 
+    def _fit_dask(self, D: DaskAnswers):
+        raise TypeError(f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote and CRH "
+                        "have one); fit it on Answers in memory")
+
     def fit_predict(self, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label",
                     duplicates: str = "error") -> pd.Series:
-        "Fit on a long DataFrame (crowd-kit's format); the inferred truth as a Series named `agg_label`, indexed by task id."
+        "Fit on a long DataFrame (crowd-kit's format, pandas or Dask); the truths as a Series `agg_label` by task id."
+        if is_dask_frame(df):
+            if duplicates != "error":
+                raise ValueError(f"duplicates={duplicates!r} needs a pandas DataFrame; a Dask fit refuses duplicates")
+            D = DaskAnswers(df, worker, task, label)
+            self.fit(D)
+            return D.predictions(self.labels_)
         kind = self.kinds[0] if len(self.kinds) == 1 else None
         A = Answers.from_frame(df, worker, task, label, kind=kind, duplicates=duplicates)
         self.fit(A)
@@ -58,43 +76,13 @@ class Aggregator:
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
 # %% ../nbs/03_inference.ipynb #1a47bef9
-_EPS = 1e-10   # floor on probabilities before a log, as crowd-kit's _EPS
-
-def _answered(A: Answers) -> np.ndarray:
-    "Boolean mask over tasks: True where the task has at least one answer."
-    return np.bincount(A.task, minlength=A.n_tasks) > 0
-
-def _argmax_labels(scores: np.ndarray, answered: np.ndarray) -> np.ndarray:
-    "Row-wise argmax with ties going to the smallest class index; -1 for tasks with no answers."
-    labels = scores.argmax(1)
-    labels[~answered] = -1
-    return labels
-
-def _softmax_rows(L: np.ndarray) -> tuple:
-    "Rows of exp(L) normalised to sum to 1 (computed in place in L, stably), and each row's log-sum-exp."
-    K = L.shape[1]
-    m = L[:, 0].copy()
-    for k in range(1, K): np.maximum(m, L[:, k], out=m)   # column loops: ~2× faster than reducing a narrow axis
-    L -= m[:, None]
-    np.exp(L, out=L)
-    s = L[:, 0].copy()
-    for k in range(1, K): s += L[:, k]
-    L /= s[:, None]
-    return L, m + np.log(s)
-
-def _class_counts(A: Answers, weight: Optional[np.ndarray] = None) -> np.ndarray:
-    "Tasks × classes table of (optionally weighted) votes."
-    key = A.task.astype(np.int64)
-    key *= A.n_classes                                   # in place: one int64 array of scratch, not three
-    key += A.value
-    return np.bincount(key, weights=weight, minlength=A.n_tasks * A.n_classes).reshape(A.n_tasks, A.n_classes)
-
 def _check_channel(channel, L: int) -> Optional[np.ndarray]:
     "A validated K×L row-stochastic channel (K true classes ≤ L observed symbols, the answers' n_classes), or None."
     if channel is None: return None
     M = np.asarray(channel)
     if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.complexfloating):
-        raise TypeError(f"channel must be a K×{L} array of probabilities (a mechanism's transition_matrix()), got {channel!r}")
+        raise TypeError(f"channel must be a K×{L} array of probabilities (a mechanism's transition_matrix()), "
+                        f"got {channel!r}")
     M = M.astype(np.float64)
     if M.ndim != 2 or M.shape[1] != L or not 2 <= M.shape[0] <= L:
         raise ValueError(f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column per "
@@ -105,6 +93,10 @@ def _check_channel(channel, L: int) -> Optional[np.ndarray]:
         raise ValueError("channel has two (nearly) equal rows: it erases the difference between two true classes, "
                          "so nothing can be inferred through it (see channel_is_informative)")
     return M
+
+def _log_channel(M: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    "log M, floored at EPS (None without a channel)."
+    return None if M is None else np.log(np.maximum(M, EPS))
 
 def _channel_contrast(M: np.ndarray) -> float:
     "Smallest total-variation distance between two rows of M: 1 for the identity, (e^ε−1)/(e^ε+K−1) for K-ary RR."
@@ -120,170 +112,119 @@ def channel_is_informative(channel, tol: float = 1e-9) -> bool:
 MV_TIES = ("first", "random", "abstain")
 
 class MajorityVote(Aggregator):
-    "Each task gets its most frequent answer (with a `channel`, the class most likely to produce its answers); a tie goes to the smallest class (`ties='first'`), a random tied class, or no label (-1)."
-    def __init__(self, ties: str = "first", rng: RngLike = None, channel: Optional[np.ndarray] = None):
+    "Each task gets its most frequent answer (with a `channel`, the class most likely to produce its answers)."
+    def __init__(self,
+                 ties: str = "first",  # one of MV_TIES: the smallest tied class, a random one, or no label (-1)
+                 rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
+                 channel: Optional[np.ndarray] = None):  # K×L transition matrix of the answers' LDP mechanism
         if ties not in MV_TIES: raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
         self.ties, self.rng, self.channel = ties, rng, channel
 
     def _fit(self, A: Answers):
-        M = _check_channel(self.channel, A.n_classes)
-        counts = _class_counts(A).astype(np.float64)
+        logM = _log_channel(_check_channel(self.channel, A.n_classes))
+        counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
         answered = counts.sum(1) > 0
-        if M is None:
-            with np.errstate(invalid="ignore"): self.proba_ = counts / counts.sum(1, keepdims=True)
-            best = counts == counts.max(1, keepdims=True)
-        else:
-            scores = counts @ np.log(np.maximum(M, _EPS)).T         # Σ over the task's answers z of log M[c, z]
-            top = scores.max(1, keepdims=True)
-            best = scores >= top - 1e-9 * (1 + np.abs(top))
-            self.proba_ = _softmax_rows(scores)[0]
-            self.proba_[~answered] = np.nan
-        self.labels_ = self._break_ties(best, answered)
+        self.proba_ = vote_shares(counts, logM)
+        scores = counts if logM is None else counts @ logM.T     # Σ over the task's answers z of log M[c, z]
+        self.labels_ = self._break_ties(best_classes(scores, 0.0 if logM is None else 1e-9), answered)
 
     def _break_ties(self, best: np.ndarray, answered: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a boolean tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
         if self.ties == "random": score += as_generator(self.rng).random(score.shape) * best   # uniform among the tied
-        labels = _argmax_labels(score, answered)
+        labels = argmax_labels(score, answered)
         if self.ties == "abstain": labels[(best.sum(1) > 1) & answered] = -1
         return labels
 
+    def _fit_dask(self, D: DaskAnswers):
+        if self.ties != "first":
+            raise ValueError(f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the smallest "
+                             "class (ties='first')")
+        self.labels_, self.proba_ = D.vote_results(_log_channel(_check_channel(self.channel, D.n_classes)))
+
 # %% ../nbs/03_inference.ipynb #68bb5f29
-def _onehot(A: Answers) -> sp.csr_matrix:
-    "The tasks × (worker, observed class) indicator matrix of the answers, in CSR form (int32 columns; no sort when sorted by task)."
-    n_cols = A.n_workers * A.n_classes
-    idx = np.int32 if n_cols < 2**31 else np.int64
-    cols = A.worker.astype(idx)
-    cols *= idx(A.n_classes)
-    cols += A.value
-    shape = (A.n_tasks, n_cols)
-    if not (A.task[1:] >= A.task[:-1]).all():      # SciPy's COO → CSR is a counting sort: faster than an argsort
-        return sp.coo_matrix((np.ones(A.n_answers), (A.task, cols)), shape=shape).tocsr()
-    indptr = np.zeros(A.n_tasks + 1, dtype=idx)
-    np.cumsum(np.bincount(A.task, minlength=A.n_tasks), out=indptr[1:])
-    return sp.csr_matrix((np.ones(A.n_answers), cols, indptr), shape=shape)
+class _LocalEM:
+    "Dawid–Skene's sufficient statistics of answers in memory: one-hot matrix, posteriors (one buffer, reused)."
+    def __init__(self, A: Answers):
+        self.A, self.n_workers, self.n_classes = A, A.n_workers, A.n_classes
 
-_BLOCKS = 2            # the E- and M-steps split their work into this many blocks, run on up to as many threads
-_MIN_BLOCK = 2**16     # entries (answers, or W·K·L table cells) below which a block is not worth a thread
-_E_BLOCK = 2**20       # answers per E-step block at most: its product's scratch stays small (the posteriors are written in place)
+    def em_start(self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None) -> tuple:
+        "Start from `init` or majority-vote shares (through the channel): (counts N, posterior sums, n answered)."
+        A = self.A
+        votes = class_counts(A.task, A.value, A.n_tasks, A.n_classes)
+        self.P = np.nan_to_num(vote_shares(votes, log_channel)) if init is None else init
+        del votes                             # before X exists: the start's scratch is freed first
+        self.X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
+        self.unanswered = np.flatnonzero(~has_answers(A.task, A.n_tasks))
+        return self._stats()
 
-@lru_cache(maxsize=1)
-def _threads() -> ThreadPoolExecutor:
-    "The threads that run the blocks: one per core, at most `_BLOCKS` (made on first use)."
-    return ThreadPoolExecutor(max_workers=min(_BLOCKS, os.cpu_count() or 1))
+    def _stats(self) -> tuple:
+        return (observed_counts(self.X, self.P, self.n_workers), *posterior_sums(self.P, self.unanswered))
 
-def _in_blocks(fn: Callable, blocks: list) -> list:
-    "`fn(b)` for each block `b`, in order: on the threads when there are several (NumPy's and SciPy's kernels release the GIL)."
-    return [fn(blocks[0])] if len(blocks) == 1 else list(_threads().map(fn, blocks))
+    def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
+        "E-step (posteriors written in place) and its statistics: (N, posterior sums, n answered, log-likelihood)."
+        self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
+        return (*self._stats(), ll)
 
-def _even_blocks(n: int, size: int) -> list:
-    "`_BLOCKS` equal slices of range(n) (one slice when `size` entries are fewer than `_BLOCKS` × `_MIN_BLOCK`)."
-    k = _BLOCKS if size >= _BLOCKS * _MIN_BLOCK else 1
-    cuts = [n * i // k for i in range(k + 1)]
-    return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
+    def value_shares(self) -> np.ndarray:
+        "Share of each observed symbol among the answers."
+        return np.bincount(self.A.value, minlength=self.n_classes) / self.A.n_answers
 
-def _task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
-    "Row (task) ranges of X holding about equal numbers of answers (at most `most` each if given); a fixed split, so results never depend on the cores."
-    k = _BLOCKS if X.nnz >= _BLOCKS * _MIN_BLOCK else 1
-    if most: k = max(k, -(-X.nnz // most))
-    cuts = [0, *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(), X.shape[0]]
-    return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
-
-def _row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
-    "Rows `s` of X as a CSR matrix (or their transpose as a CSC one) sharing X's data and indices: no copy of the answers."
-    if s.start == 0 and s.stop == X.shape[0]: return X.T if transpose else X    # one block: no new matrix at all
-    lo, hi = X.indptr[s.start], X.indptr[s.stop]
-    shape = (s.stop - s.start, X.shape[1])
-    V = sp.csc_matrix(shape[::-1], dtype=X.dtype) if transpose else sp.csr_matrix(shape, dtype=X.dtype)
-    V.indptr, V.indices, V.data = X.indptr[s.start:s.stop + 1] - lo, X.indices[lo:hi], X.data[lo:hi]   # set, not passed:
-    return V                                              # SciPy's constructor copies a view of less than half its array
-
-def _e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: Optional[np.ndarray] = None) -> tuple:
-    "Task posteriors (tasks × K, written into `out` if given) and the observed-data log-likelihood, given log Pr(observed z | true c) as (W, K, L)."
-    W, K, L = log_conf.shape
-    B = log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows (w, z), columns c: no copy when log_conf is laid out (W, L, K)
-    P = np.empty((X.shape[0], K)) if out is None else out
-    def block(s: slice) -> float:
-        R = np.add(_row_view(X, s) @ B, log_prior, out=P[s])
-        return float(_softmax_rows(R)[1].sum())
-    return P, sum(_in_blocks(block, _task_blocks(X, _E_BLOCK)))
-
-def _observed_counts(X: sp.csr_matrix, P: np.ndarray, W: int) -> np.ndarray:
-    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(task's truth = c): a sparse product with X's transpose per block of tasks, summed; laid out (W, z, c) in memory."
-    K = P.shape[1]
-    parts = _in_blocks(lambda s: _row_view(X, s, transpose=True) @ P[s], _task_blocks(X))
-    N = parts[0]
-    for part in parts[1:]: N += part
-    return N.reshape(W, -1, K).transpose(0, 2, 1)
-
-def _normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
-    "Rows of N + smoothing floored at 1e-10 and normalised to sum to 1 (smoothing=0 is crowd-kit's M-step); in N's memory layout, blocks of workers on the threads."
-    E = np.empty_like(N)
-    def block(s: slice):
-        np.maximum(N[s] + smoothing if smoothing else N[s], _EPS, out=E[s])
-        E[s] /= E[s].sum(2, keepdims=True)
-    _in_blocks(block, _even_blocks(len(N), N.size))
-    return E
-
-def _log(E: np.ndarray) -> np.ndarray:
-    "np.log(E) in E's memory layout, blocks of workers on the threads (a float64 log costs ~10 ns: the M-step's largest pass)."
-    out = np.empty_like(E)
-    _in_blocks(lambda s: np.log(E[s], out=out[s]), _even_blocks(len(E), E.size))
-    return out
-
-def _mean_answered(P: np.ndarray, unanswered: np.ndarray) -> np.ndarray:
-    "Class prior: the mean posterior over the tasks that have answers (crowd-kit's `probas.mean()`); `unanswered`: indices of the others."
-    return (P.sum(0) - P[unanswered].sum(0)) / (len(P) - len(unanswered))
+    def em_results(self) -> tuple:
+        "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."
+        self.P[self.unanswered] = np.nan
+        return argmax_labels(np.nan_to_num(self.P), ~np.isnan(self.P[:, 0])), self.P
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "auto")
 CLASS_PRIORS = ("fit", "uniform", "answers")
 
-def _fixed_prior(A: Answers, M: Optional[np.ndarray], how: str) -> np.ndarray:
-    "A class prior held fixed: uniform, or the share of each class among the workers' own answers, unmixed from the channel by least squares."
-    K = A.n_classes if M is None else len(M)
+def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
+    "A fixed class prior: uniform, or each class's share of the answers `S` holds, unmixed from the channel."
+    K = S.n_classes if M is None else len(M)
     if how == "uniform": return np.full(K, 1 / K)
-    f = np.bincount(A.value, minlength=A.n_classes) / A.n_answers
+    f = S.value_shares()
     g = f if M is None else np.linalg.lstsq(M.T, f, rcond=None)[0]
     g = np.maximum(g, 1 / (10 * K))           # floor: no class ruled out by a noisy estimate
     return g / g.sum()
 
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
-    "Expected counts (W, c, x) of the workers' own answers x: one EM step over the hidden answer through M (N itself if M is None)."
-    return N if M is None else E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
+    "Expected counts (W, c, x) of the workers' own answers x: one EM step through M over the hidden answer (or N)."
+    return N if M is None else E * ((N / np.maximum(E @ M, EPS)) @ M.T)
 
 def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
-    "The one confusion (K×K counts) of the pooled workers that best explains the pooled observed counts N (K×L) through M: EM over the hidden answer."
+    "The pooled workers' one confusion (K×K counts) best explaining their observed counts N (K×L) through M (EM)."
     if M is None: return N
     E = np.full((len(M), len(M)), 1 / len(M))
     for _ in range(n_iter):
-        E = E * ((N / np.maximum(E @ M, _EPS)) @ M.T)
-        E /= np.maximum(E.sum(1, keepdims=True), _EPS)
+        E = E * ((N / np.maximum(E @ M, EPS)) @ M.T)
+        E /= np.maximum(E.sum(1, keepdims=True), EPS)
     return E * N.sum(1, keepdims=True)
 
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
-    "K×K confusions of one-coin workers: skill s[w] (or s[w, c] per true class) on the diagonal, the rest spread evenly; clipped."
+    "K×K confusions of one-coin workers: skill s[w] (or s[w, c]) on the diagonal, the rest spread evenly; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
-    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), _EPS, 1 - _EPS)
+    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
 
 def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray) -> tuple:
-    "M-step of `model` on the expected counts Nt (W, c, x), with `kappa` pseudo-answers per worker distributed as `pool` (K×K): (E, skills)."
+    "M-step of `model` on the counts Nt (W, c, x), `kappa` pseudo-answers per worker shaped as `pool`: (E, skills)."
     K = Nt.shape[1]
     if model == "full":
-        return _normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
+        return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
     right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
-    "Right answers, answers, pseudo-answers and the pseudo-answers' skill, per worker (one-coin) or per (worker, true class)."
-    if model == "one-coin": return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
+    "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
+    if model == "one-coin":
+        return np.einsum("wkk->w", Nt), Nt.sum((1, 2)), kappa, np.trace(pool) / pool.sum() if kappa else 0.0
     if not kappa: return np.einsum("wkk->wk", Nt), Nt.sum(2), 0.0, 0.0
     rows = pool.sum(1)
     return np.einsum("wkk->wk", Nt), Nt.sum(2), kappa * rows / rows.sum(), np.diag(pool) / rows
 
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
-    "Log of the Dirichlet (full) or Beta (one-coin skills) prior that the `kappa` pseudo-answers stand for, up to a constant."
+    "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
     if not kappa: return 0.0
     if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
     _, _, pseudo, target = _skill_counts(E, model, kappa, pool)
@@ -291,80 +232,98 @@ def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray
     s = s[:, 0] if model == "one-coin" else s
     return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
 
-CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s defaults, chosen by the table below
+def _worker_skills(E: np.ndarray, skills: Optional[np.ndarray], prior: np.ndarray) -> np.ndarray:
+    "One skill per worker: the one-coin s, else the chance of a right answer, Σ_c prior_c × Pr(answer c | truth c)."
+    if skills is None: return np.einsum("wkk,k->w", E, prior)
+    return skills if skills.ndim == 1 else skills @ prior
+
+CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s; see the table below
 
 # %% ../nbs/03_inference.ipynb #c7a1e013
 class DawidSkene(Aggregator):
-    "Dawid–Skene EM (full, one-coin or class-conditional one-coin workers), optionally through a known LDP `channel`."
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
-                 smoothing: float = 0.0, channel: Optional[np.ndarray] = None, model: Optional[str] = None,
-                 shrink: Optional[float] = None, class_prior: Optional[str] = None, folds: int = 3):
+    "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_` each worker's chance of a right answer."
+    def __init__(self,
+                 n_iter: int = 100,  # most EM iterations
+                 tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
+                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
+                 smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's M-step)
+                 channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+                 model: Optional[str] = None,  # one of MODELS; None: 'full' (with a channel CHANNEL_DEFAULTS')
+                 shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
+                 class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+                 folds: Optional[int] = None):  # cross-validation folds of model='auto' (None: 3)
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
+        if self.smoothing and model not in (None, "full", "auto"):
+            raise ValueError(f"smoothing applies to the full model; model={model!r} takes shrink= instead")
+        if folds is not None and model != "auto": raise ValueError("folds applies to model='auto' only")
         if isinstance(init, list): init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init == "mv"):
             raise ValueError(f"init must be 'mv' or an array of task posteriors (n_tasks × n_classes), got {init!r}")
-        if model is not None and model not in MODELS: raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
-        self.init, self.model, self.folds = init, model, check_count(folds, "folds")
+        if model is not None and model not in MODELS:
+            raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
+        self.init, self.model = init, model
+        self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
-        if self.folds < 2: raise ValueError(f"folds must be an integer ≥ 2, got {folds!r}")
-        if class_prior not in (None,) + CLASS_PRIORS: raise ValueError(f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}")
+        if class_prior not in (None,) + CLASS_PRIORS:
+            raise ValueError(f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}")
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
-        "Model, pseudo-answers per worker (scaled by the channel's contrast) and class prior: the arguments, else the defaults."
+        "Model, pseudo-answers per worker (scaled by the channel's contrast), class prior: arguments or defaults."
         model = self.model or ("full" if M is None else CHANNEL_DEFAULTS["model"])
         shrink = self.shrink if self.shrink is not None else (0.0 if M is None else CHANNEL_DEFAULTS["shrink"])
         prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
         return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
 
-    def _init_proba(self, A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
-        "Starting posteriors: majority-vote shares (crowd-kit's start; through a channel `MajorityVote(channel)`), or `init`."
-        if isinstance(self.init, str): return np.nan_to_num(MajorityVote(channel=M).fit(A).proba_)
-        P, K = np.array(self.init, dtype=np.float64), A.n_classes if M is None else len(M)   # a copy: EM writes into it
-        if P.shape != (A.n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
-            raise ValueError(f"init must be an (n_tasks, n_classes) = {(A.n_tasks, K)} array of rows on the simplex")
+    def _init_array(self, n_tasks: int, K: int) -> Optional[np.ndarray]:
+        "`init` as a checked copy (EM writes into it), or None for the majority-vote start."
+        if isinstance(self.init, str): return None
+        P = np.array(self.init, dtype=np.float64)
+        if P.shape != (n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
+            raise ValueError(f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array of rows on the simplex")
         return P
 
-    def _m_step(self, X: sp.csr_matrix, P: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
+    def _m_step(self, N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
                 pool: np.ndarray) -> tuple:
-        "New confusions (W, true c, answer x) and skills; through a channel, one EM step over the hidden unperturbed answer."
-        return _fit_confusion(_true_counts(_observed_counts(X, P, len(E)), E, M), model, self.smoothing, kappa, pool)
+        "New confusions (W, true c, answer x) and skills from the observed counts N; through a channel, one EM step."
+        return _fit_confusion(_true_counts(N, E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
         return self.smoothing * float(np.log(E).sum()) if self.smoothing else 0.0
 
-    def _run(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> tuple:
-        "EM for one model: (posteriors, prior, confusions, skills, log-likelihood history)."
-        W, K = A.n_workers, A.n_classes if M is None else len(M)
-        P = self._init_proba(A, M)         # first, so that its scratch is freed before X exists
-        X, answered = _onehot(A), _answered(A)
-        unanswered, fixed = np.flatnonzero(~answered), class_prior != "fit"
-        prior = _fixed_prior(A, M, class_prior) if fixed else _mean_answered(P, unanswered)
-        E0 = np.full((W, K, K), 1 / K)
-        pool = _pooled_confusion(_observed_counts(X, P, W).sum(0), M)  # the crowd's confusion at the start: the shrinkage target
-        E, skills = self._m_step(X, P, E0, M, model, kappa, pool)
-        history = []
+    def _run(self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None) -> tuple:
+        "EM for one model on the statistics `S` (in memory or on Dask): (prior, confusions, skills, history)."
+        W, K = S.n_workers, S.n_classes if M is None else len(M)
+        N, s, n = S.em_start(_log_channel(M), init)
+        fixed = class_prior != "fit"
+        prior = _fixed_prior(S, M, class_prior) if fixed else s / n
+        pool = _pooled_confusion(N.sum(0), M)       # the crowd's confusion at the start: the shrinkage target
+        E, skills = self._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, pool)
+        history, converged = [], False
         for it in range(self.n_iter):
             with np.errstate(divide="ignore"): log_prior = np.log(prior)
-            P, ll = _e_step(X, _log(E if M is None else np.maximum(E @ M, _EPS)), log_prior, out=P)   # P's buffer reused
-            history.append(ll + (self._log_penalty(E) if model == "full" else 0.0) + _log_prior_density(E, model, kappa, pool))
-            if not fixed: prior = _mean_answered(P, unanswered)
-            E, skills = self._m_step(X, P, E, M, model, kappa, pool)
-            if it and abs(history[-1] - history[-2]) < self.tol * abs(history[-2]): break
-        P[~answered] = np.nan
-        return P, prior, E, skills, np.array(history)
+            N, s, n, ll = S.em_round(blocked_log(E if M is None else np.maximum(E @ M, EPS)), log_prior)
+            penalty = self._log_penalty(E) if model == "full" else 0.0
+            history.append(ll + penalty + _log_prior_density(E, model, kappa, pool))
+            if not fixed: prior = s / n
+            E, skills = self._m_step(N, E, M, model, kappa, pool)
+            converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])
+            if converged: break
+        return prior, E, skills, np.array(history), converged
 
     def _heldout(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> float:
         "Log-likelihood of each answer under the model fitted to the other folds (answers split at random, seed 0)."
         fold, total = np.random.default_rng(0).permutation(A.n_answers) % self.folds, 0.0
         for f in range(self.folds):
             train, test = A.select(fold != f), A.select(fold == f)
-            P, prior, E, _, _ = self._run(train, M, model, kappa, class_prior)
-            P = np.where(np.isnan(P), prior, P)
+            S = _LocalEM(train)
+            prior, E = self._run(S, M, model, kappa, class_prior)[:2]
+            P = np.where(np.isnan(S.em_results()[1]), prior, S.P)
             O = E if M is None else E @ M
-            total += float(np.log(np.maximum(np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value]), _EPS)).sum())
+            like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
+            total += float(np.log(np.maximum(like, EPS)).sum())
         return total
 
     def _fit(self, A: Answers):
@@ -374,27 +333,43 @@ class DawidSkene(Aggregator):
         if model == "auto":
             self.selection_ = {m: self._heldout(A, M, m, kappa, class_prior) for m in MODELS[:-1]}
             model = max(self.selection_, key=self.selection_.get)
-        P, prior, E, skills, history = self._run(A, M, model, kappa, class_prior)
-        self.labels_, self.proba_ = _argmax_labels(np.nan_to_num(P), ~np.isnan(P[:, 0])), P
+        init = self._init_array(A.n_tasks, A.n_classes if M is None else len(M))
+        self._fit_on(_LocalEM(A), M, model, kappa, class_prior, init)
+
+    def _fit_dask(self, D: DaskAnswers):
+        if not isinstance(self.init, str):
+            raise ValueError("init as an array needs answers in memory; a Dask fit starts from init='mv'")
+        M = _check_channel(self.channel, D.n_classes)
+        model, kappa, class_prior = self._settings(M)
+        if model == "auto":
+            raise ValueError("model='auto' needs answers in memory (it refits on held-out folds); "
+                             "name the model on Dask: 'full', 'class-one-coin' or 'one-coin'")
+        self.selection_ = None
+        self._fit_on(D, M, model, kappa, class_prior)
+
+    def _fit_on(self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None):
+        "Run EM on the statistics `S` and set the fitted attributes."
+        prior, E, skills, history, self.converged_ = self._run(S, M, model, kappa, class_prior, init)
+        self.labels_, self.proba_ = S.em_results()
         self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
-        if skills is not None: self.skills_ = skills
+        self.skills_ = _worker_skills(E, skills, prior)
+        if skills is not None and skills.ndim == 2: self.class_skills_ = skills
         self.n_iter_, self.log_likelihood_ = len(history), history
 
 # %% ../nbs/03_inference.ipynb #cc7d82e9
 class OneCoinDawidSkene(DawidSkene):
-    "Dawid–Skene with one skill per worker: right with probability s, otherwise uniform over the other K−1 classes."
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, init: Union[str, np.ndarray] = "mv",
-                 channel: Optional[np.ndarray] = None, shrink: Optional[float] = None):
-        super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink)
+    "Dawid–Skene with one skill per worker (`skills_`): right with probability s, else uniform over the other classes."
+    def __init__(self,
+                 n_iter: int = 100,  # most EM iterations
+                 tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
+                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
+                 channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+                 shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
+                 class_prior: Optional[str] = None):  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+        super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink, class_prior=class_prior)
 
 # %% ../nbs/03_inference.ipynb #cc1ae387
-def _check_epsilon_or_inf(x, name: str = "epsilon") -> float:
-    "`x` as a float > 0, `inf` allowed (no perturbation), or an error naming `name`."
-    v = check_real(x, name)
-    if not v > 0: raise ValueError(f"{name} must be a number > 0 (np.inf for no perturbation), got {x}")
-    return v
-
 def _check_soft_init(init) -> Union[str, np.ndarray]:
     "'mv' or a 1-D array of soft labels y⁽⁰⁾ in [0, 1] (the probability of class 1 per task)."
     if isinstance(init, str):
@@ -413,15 +388,19 @@ def _logit(p: np.ndarray) -> np.ndarray:
 
 def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
     "Wang & Xu Alg. 1 step 7: (e^ε+1)/(e^ε−1)·(p − 1/(e^ε+1)), the inverse of Eq. 19 (identity at ε = ∞)."
-    c = np.tanh(_check_epsilon_or_inf(epsilon) / 2)       # (e^ε − 1)/(e^ε + 1), stable for large ε
+    c = np.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)       # (e^ε − 1)/(e^ε + 1), stable for large ε
     return (np.asarray(p, dtype=np.float64) - (1 - c) / 2) / c
 
 # %% ../nbs/03_inference.ipynb #b02d7ccd
 class PrivateDawidSkene(Aggregator):
-    "Wang & Xu's Alg. 1: one-coin Dawid–Skene on binary answers perturbed by RR at ε; abilities projected on [λ, 1−λ], then rescaled."
-    def __init__(self, epsilon: float, lam: float = 0.01, n_iter: int = 100, init: Union[str, np.ndarray] = "mv",
-                 tol: float = 1e-9):
-        self.epsilon = _check_epsilon_or_inf(epsilon)
+    "Wang & Xu's Alg. 1: one-coin DS on binary answers through RR at ε; `skills_` the unbiased abilities (step 7)."
+    def __init__(self,
+                 epsilon: float,  # the RR mechanism's ε per answer (np.inf: no perturbation)
+                 lam: float = 0.01,  # abilities are projected on [lam, 1 − lam], 0 < lam < 1/2
+                 n_iter: int = 100,  # most iterations
+                 init: Union[str, np.ndarray] = "mv",  # 'mv' or one soft label in [0, 1] per task
+                 tol: float = 1e-9):  # stop when no soft label moves by `tol` or more
+        self.epsilon = check_positive_or_inf(epsilon, "epsilon")
         lam = check_real(lam, "lam")
         if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
         self.lam, self.n_iter, self.tol = lam, check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
@@ -441,7 +420,7 @@ class PrivateDawidSkene(Aggregator):
         one = A.value == 1
         sign = np.where(one, 1.0, -1.0)
         n_w = np.bincount(w, minlength=W)
-        answered = _answered(A)
+        answered = has_answers(A.task, A.n_tasks)
         y = self._init_soft(A)
         for it in range(self.n_iter):
             agree = np.where(one, y[j], 1 - y[j])                                # Eq. 10, before the projection
@@ -452,12 +431,12 @@ class PrivateDawidSkene(Aggregator):
             change = np.abs(y_new - y)[answered].max(initial=0.0)
             y = y_new
             if change < self.tol: break
+        self.n_iter_, self.change_, self.converged_ = it + 1, float(change), bool(change < self.tol)
         y = np.where(answered, y, np.nan)
         p[n_w == 0] = np.nan
         self.proba_ = np.column_stack([1 - y, y])
         self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)   # step 8
-        self.raw_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)            # step 7
-        self.n_iter_ = it + 1
+        self.observed_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)       # step 7
 
 # %% ../nbs/03_inference.ipynb #3abf7523
 def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
@@ -467,8 +446,10 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
         return np.bincount(A.worker, weights=(A.value == labels[A.task]), minlength=A.n_workers) / n
 
 class WeightedVote(Aggregator):
-    "Li et al. KDD'18 truth discovery: weighted vote (Eq. 2) ↔ weights w = g(accuracy) (Eq. 3), g(p) = log((K−1)p/(1−p))."
-    def __init__(self, n_iter: int = 100, clip: float = 1e-3):
+    "Li et al. KDD'18: weighted vote (Eq. 2), `weights_` g(p) = log((K−1)p/(1−p)) (Eq. 3) of `skills_` p = accuracy."
+    def __init__(self,
+                 n_iter: int = 100,  # most iterations (it stops earlier when no label changes)
+                 clip: float = 1e-3):  # accuracies are clipped to [clip, 1 − clip] before g, 0 < clip < 1/2
         self.n_iter = check_count(n_iter, "n_iter")
         self.clip = check_real(clip, "clip")
         if not 0 < self.clip < 0.5: raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
@@ -479,234 +460,196 @@ class WeightedVote(Aggregator):
         return np.log((K - 1) * p / (1 - p))
 
     def _fit(self, A: Answers):
-        answered, w, labels = _answered(A), np.ones(A.n_workers), None
+        answered, w, labels, changed = has_answers(A.task, A.n_tasks), np.ones(A.n_workers), None, -1
         for it in range(self.n_iter):
-            new = _argmax_labels(_class_counts(A, w[A.worker]), answered)
-            if labels is not None and (new == labels).all(): break
+            new = argmax_labels(class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker]), answered)
+            changed = -1 if labels is None else int((new != labels).sum())
+            if changed == 0: break
             labels = new
-            w = self._weights(_worker_accuracy(A, labels), A.n_classes)
-        scores = _class_counts(A, w[A.worker])
-        self.labels_ = _argmax_labels(scores, answered)
-        self.proba_ = _softmax_rows(scores)[0]
+            accuracy = _worker_accuracy(A, labels)
+            w = self._weights(accuracy, A.n_classes)
+        scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker])
+        self.labels_ = argmax_labels(scores, answered)
+        self.proba_ = softmax_rows(scores)[0]
         self.proba_[~answered] = np.nan
-        self.weights_, self.n_iter_ = w, it + 1
-
-# %% ../nbs/03_inference.ipynb #1a0898a3
-def _task_mean(A: Answers, weight: Optional[np.ndarray] = None) -> np.ndarray:
-    "(Weighted) mean of each task's answers; NaN for tasks with no answers."
-    w = np.ones(A.n_answers) if weight is None else weight
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.bincount(A.task, weights=w * A.value, minlength=A.n_tasks) / np.bincount(A.task, weights=w, minlength=A.n_tasks)
-
-def _task_std(A: Answers, mean: np.ndarray) -> np.ndarray:
-    "Population standard deviation of each task's answers about `mean`; NaN for tasks with no answers."
-    n = np.bincount(A.task, minlength=A.n_tasks)
-    with np.errstate(invalid="ignore"):
-        return np.sqrt(np.bincount(A.task, weights=(A.value - mean[A.task]) ** 2, minlength=A.n_tasks) / n)
-
-def _sorted_by_task(A: Answers) -> tuple:
-    "The answers sorted by (task, value): (order, each task's start offset and count, the sorted values, the sorted task indices)."
-    order = np.argsort(A.value)                                  # by value, then a stable radix sort by task,
-    for shift in range(0, max(int(A.n_tasks - 1).bit_length(), 1), 16):   # 16 bits a pass: 3× faster than np.lexsort
-        order = order[np.argsort((A.task[order] >> shift).astype(np.uint16), kind="stable")]
-    count = np.bincount(A.task, minlength=A.n_tasks)
-    return order, np.cumsum(count) - count, count, A.value[order], A.task[order]
-
-def _task_median(A: Answers, by_task: Optional[tuple] = None) -> np.ndarray:
-    "Median of each task's answers (mean of the two middle ones for an even count); NaN for tasks with no answers."
-    _, start, count, v, _ = _sorted_by_task(A) if by_task is None else by_task
-    ok = count > 0
-    out = np.full(A.n_tasks, np.nan)
-    out[ok] = (v[(start + (count - 1) // 2)[ok]] + v[(start + count // 2)[ok]]) / 2
-    return out
-
-def _task_weighted_median(A: Answers, weight: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
-    "Weighted median (positive weights) of each task's answers; the midpoint where the cumulative weight hits exactly half; NaN for tasks with no answers."
-    by_task = _sorted_by_task(A) if by_task is None else by_task
-    return _sorted_weighted_median(by_task, weight[by_task[0]])
-
-def _sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
-    "`_task_weighted_median` from the weights already in the sorted (task, value) order of `by_task`."
-    order, start, count, v, task = by_task
-    ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
-    total = np.bincount(task, weights=weight, minlength=len(count))
-    cw = np.cumsum(weight / total[task])                             # each task's run of shares sums to 1
-    half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
-    tol = np.maximum(1e-9, 4 * count * np.spacing(half))          # the running sum grows to n_tasks: its rounding, per answer
-    lo = np.clip(np.searchsorted(cw, half - tol, side="left"), start, last)
-    hi = np.clip(np.searchsorted(cw, half + tol, side="right"), start, last)
-    return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
-
-_MAD_SIGMA = 1.482602218505602   # 1 / Φ⁻¹(3/4): MAD × this estimates σ for normal answers
-
-def _task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
-    "The t[:, c]-th smallest |answer − centre| of each task (t ≥ 1; one column per c), by binary search over the sorted runs below and above the centre."
-    _, start, count, v, task = by_task
-    below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[:, None]
-    above, start, centre, n = count[:, None] - below, start[:, None], centre[:, None], len(v) - 1
-    def left(i):  # i-th smallest deviation among the answers below the centre (±inf outside the run)
-        x = centre - v[np.clip(start + below - 1 - i, 0, n)]
-        return np.where(i < 0, -np.inf, np.where(i >= below, np.inf, x))
-    def right(j):  # j-th smallest deviation among the answers at or above it
-        x = v[np.clip(start + below + j, 0, n)] - centre
-        return np.where(j < 0, -np.inf, np.where(j >= above, np.inf, x))
-    lo, hi = np.maximum(0, t - above), np.minimum(t, below)     # how many of the t smallest lie below the centre
-    for _ in range(int(count.max(initial=1)).bit_length() + 1):
-        i = (lo + hi) // 2
-        more = (lo < hi) & (left(i) < right(t - i - 1))
-        lo, hi = np.where(more, i + 1, lo), np.where((lo < hi) & ~more, i, hi)
-    return np.maximum(left(lo - 1), right(t - lo - 1))
-
-def _task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
-    "1.4826 × each task's median absolute deviation about `centre` (0 where most answers equal it; NaN without answers)."
-    count = by_task[2]
-    with np.errstate(invalid="ignore"):
-        mad = _task_kth_deviation(by_task, centre, np.stack([(count + 1) // 2, count // 2 + 1], 1)).mean(1)   # the middle one(s)
-    return _MAD_SIGMA * np.where(count > 0, mad, np.nan)
-
-def _task_robust_scale(A: Answers, centre: np.ndarray, by_task: Optional[tuple] = None) -> np.ndarray:
-    "`_task_mad`; where that is 0 or NaN, the median of the positive ones (1 if none)."
-    mad = _task_mad(_sorted_by_task(A) if by_task is None else by_task, centre)
-    positive = mad[mad > 0]
-    return np.where(mad > 0, mad, np.median(positive) if len(positive) else 1.0)
-
-def _change(new: np.ndarray, old: np.ndarray, scale: np.ndarray) -> float:
-    "Largest move of a task's truth in units of the task's scale (tasks without answers ignored)."
-    d = np.abs(new - old) / scale
-    return float(np.max(d, initial=0.0, where=np.isfinite(d)))
+        self.weights_, self.skills_, self.n_iter_ = w, accuracy, it + 1
+        self.change_, self.converged_ = changed, changed == 0
 
 # %% ../nbs/03_inference.ipynb #912847b6
 class Mean(Aggregator):
     "Each task gets the plain mean of its answers."
     kinds = ("continuous",)
-    def _fit(self, A: Answers): self.labels_ = _task_mean(A)
+    def _fit(self, A: Answers): self.labels_ = task_mean(A.task, A.value, A.n_tasks)
 
 class Median(Aggregator):
     "Each task gets the median of its answers (robust to a minority of outliers)."
     kinds = ("continuous",)
-    def _fit(self, A: Answers): self.labels_ = _task_median(A)
+    def _fit(self, A: Answers): self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
 
 # %% ../nbs/03_inference.ipynb #1c3c05b8
 class ConfidenceWeightedMean(Aggregator):
-    "Sun et al. Algorithm 1: truth = q-weighted mean (Eq. 1), quality q_i ∝ 1/σ_i, the RMS residual (Eq. 2). Not robust to outliers."
+    "Sun et al. Alg. 1: truth = q-weighted mean (Eq. 1), `skills_` q ∝ 1/σ (Eq. 2), `sigma_` σ the RMS residual."
     kinds = ("continuous",)
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, sigma_floor: float = 1e-6):
+    def __init__(self,
+                 n_iter: int = 100,  # most iterations
+                 tol: float = 1e-6,  # stop when no truth moves more than `tol` robust task scales
+                 sigma_floor: float = 1e-6):  # σ is floored at sigma_floor × the median task scale
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.sigma_floor = check_nonnegative(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
-        by_task, n = _sorted_by_task(A), np.bincount(A.worker, minlength=A.n_workers)
-        scale = _task_robust_scale(A, _task_median(A, by_task), by_task)
+        by_task, n = sort_by_task(A.task, A.value, A.n_tasks), np.bincount(A.worker, minlength=A.n_workers)
+        scale = robust_scale(task_mad(by_task, task_median(by_task)))
         floor = self.sigma_floor * np.median(scale)
         q, mu, change = np.full(A.n_workers, 1 / A.n_workers), None, np.inf
         for it in range(self.n_iter):
-            new = _task_mean(A, q[A.worker])
-            if mu is not None: change = _change(new, mu, scale)
+            new = task_mean(A.task, A.value, A.n_tasks, q[A.worker])
+            if mu is not None: change = largest_change(new, mu, scale)
             mu = new
             with np.errstate(invalid="ignore"):
                 sigma = np.sqrt(np.bincount(A.worker, weights=(A.value - mu[A.task]) ** 2, minlength=A.n_workers) / n)
             q = 1 / np.maximum(sigma, floor)
             q /= np.nansum(q)
             if change <= self.tol: break
-        self.labels_, self.weights_, self.sigma_, self.n_iter_, self.change_ = mu, q, sigma, it + 1, change
+        self.labels_, self.skills_, self.sigma_, self.n_iter_, self.change_ = mu, q, sigma, it + 1, change
+        self.converged_ = change <= self.tol
 
 # %% ../nbs/03_inference.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute")
 
-def _crh_weights_from_totals(total: np.ndarray) -> np.ndarray:
-    "CRH Eq. w_k = −log(loss_k / Σ_k' loss_k') from each source's total loss, each share floored at 1e-10 and each weight at 1e-10 (> 0); all 1 if no loss."
-    if total.sum() <= 0: return np.ones(len(total))
-    return np.maximum(-np.log(np.maximum(total / total.sum(), _EPS)), _EPS)
-
-def _crh_weights(loss: np.ndarray, A: Answers, worker: Optional[np.ndarray] = None) -> np.ndarray:
-    "CRH's source weights from each answer's loss (`worker`: the answers' workers if not in A's order)."
-    return _crh_weights_from_totals(np.bincount(A.worker if worker is None else worker, weights=loss, minlength=A.n_workers))
-
-def _crh_loss(r: np.ndarray, spread: np.ndarray, squared: bool, cap: float) -> np.ndarray:
-    "Each answer's CRH loss at residual `r`: r²/spread (squared loss, spread = the task's std), or min(|r|/spread, cap) (absolute, spread = its robust scale)."
-    return r ** 2 / spread if squared else np.minimum(np.abs(r) / spread, cap)
-
-def _check_positive_or_inf(x, name: str) -> float:
-    "`x` as a float > 0, infinity allowed (a cut-off that never cuts), or an error naming `name`."
-    v = check_real(x, name)
-    if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf for no cut-off), got {x!r}")
-    return v
-
 def _check_cap(cap, loss: str) -> float:
-    "The absolute loss's cap in robust task scales (None → 1; inf → the paper's uncapped loss); the squared loss takes none."
+    "The absolute loss's cap in task scales (None → 1; inf → the paper's uncapped loss); the squared loss takes none."
     if cap is None: return 1.0 if loss == "absolute" else np.inf
     if loss != "absolute": raise ValueError(f"cap applies to loss='absolute' only; leave it None with loss={loss!r}")
-    return _check_positive_or_inf(cap, "cap")
+    return check_positive_or_inf(cap, "cap")
+
+class _LocalCRH:
+    "CRH's per-round statistics of answers in memory (the Dask twin: `DaskAnswers`' crh_* and vote_* methods)."
+    def __init__(self, A: Answers): self.A = A
+
+    def crh_start(self, squared: bool, cap: float) -> np.ndarray:
+        "Sort once, take the robust task scales and the starting truths; each worker's loss sum."
+        A, self.squared, self.cap = self.A, squared, cap
+        self.by_task = sort_by_task(A.task, A.value, A.n_tasks)     # one sort, reused by every weighted median
+        median = task_median(self.by_task)
+        self.scale = robust_scale(task_mad(self.by_task, median))    # convergence unit (absolute loss: normaliser)
+        if squared:
+            self.mu = task_mean(A.task, A.value, A.n_tasks)
+            std = task_std(A.task, A.value, A.n_tasks, self.mu)
+            self.worker, self.task, self.value = A.worker, A.task, A.value
+            self.spread = np.where(std > 0, std, 1.0)[A.task]
+        else:                                               # the absolute loss works in the sorted order throughout
+            order, _, _, self.value, self.task = self.by_task
+            self.mu, self.worker, self.spread = median, A.worker[order], self.scale[self.task]
+        return self._loss_sums()
+
+    def _loss_sums(self) -> np.ndarray:
+        loss = crh_loss(self.value - self.mu[self.task], self.spread, self.squared, self.cap)
+        return np.bincount(self.worker, weights=loss, minlength=self.A.n_workers)
+
+    def crh_round(self, w: np.ndarray) -> tuple:
+        "New truths from the weights `w`: (each worker's loss sum, largest move of a truth in task scales)."
+        A = self.A
+        if self.squared: new = task_mean(A.task, A.value, A.n_tasks, w[A.worker])
+        else: new = sorted_weighted_median(self.by_task, w[self.worker])
+        change, self.mu = largest_change(new, self.mu, self.scale), new
+        return self._loss_sums(), change
+
+    def crh_truths(self) -> np.ndarray: return self.mu
+
+    def vote_start(self) -> np.ndarray:
+        "Start from majority vote; each worker's 0-1 loss sum."
+        self.labels = MajorityVote().fit(self.A).labels_
+        return self._errors()
+
+    def _errors(self) -> np.ndarray:
+        A = self.A
+        return np.bincount(A.worker, weights=(A.value != self.labels[A.task]), minlength=A.n_workers)
+
+    def vote_round(self, w: np.ndarray) -> tuple:
+        "Weighted vote with weights `w`: (each worker's 0-1 loss sum, number of labels changed)."
+        A = self.A
+        self.scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker])
+        new = argmax_labels(self.scores, has_answers(A.task, A.n_tasks))
+        changed, self.labels = int((new != self.labels).sum()), new
+        return self._errors(), changed
+
+    def weighted_vote_results(self) -> tuple:
+        "(labels, each task's weighted-vote shares)."
+        with np.errstate(invalid="ignore"): return self.labels, self.scores / self.scores.sum(1, keepdims=True)
 
 class CRH(Aggregator):
-    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median (loss='absolute', default; each answer's loss capped at `cap` task scales) or weighted mean ('squared'), or weighted vote."
+    "Li et al. SIGMOD'14 CRH: source weights from total loss; truth = weighted median, weighted mean or weighted vote."
     kinds = ("categorical", "continuous")
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, loss: str = "absolute", cap: Optional[float] = None):
+    def __init__(self,
+                 n_iter: int = 100,  # most iterations
+                 tol: float = 1e-6,  # continuous: stop when no truth moves more than `tol` task scales
+                 loss: str = "absolute",  # continuous answers: one of CRH_LOSSES (categorical: the 0-1 loss)
+                 cap: Optional[float] = None):  # absolute loss: cap per answer in task scales (None: 1)
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
         self.loss, self.cap = loss, _check_cap(cap, loss)
 
-    def _fit(self, A: Answers):
-        (self._fit_categorical if A.kind == "categorical" else self._fit_continuous)(A)
+    def _fit(self, A: Answers): self._fit_on(_LocalCRH(A), A.kind)
+    def _fit_dask(self, D: DaskAnswers): self._fit_on(D, D.kind)
 
-    def _fit_categorical(self, A: Answers):
+    def _fit_on(self, S, kind: str):
+        (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S)
+
+    def _fit_categorical(self, S):
         "0-1 loss against the current label; truths by weighted vote, starting from majority vote."
-        answered, labels = _answered(A), MajorityVote().fit(A).labels_
+        total = S.vote_start()
         for it in range(self.n_iter):
-            w = _crh_weights((A.value != labels[A.task]).astype(np.float64), A)
-            scores = _class_counts(A, w[A.worker])
-            new = _argmax_labels(scores, answered)
-            done, labels = (new == labels).all(), new
-            if done: break
-        with np.errstate(invalid="ignore"): self.proba_ = scores / scores.sum(1, keepdims=True)
-        self.labels_, self.weights_, self.n_iter_ = labels, w, it + 1
+            w = crh_weights(total)
+            total, changed = S.vote_round(w)
+            if changed == 0: break
+        self.labels_, self.proba_ = S.weighted_vote_results()
+        self._set_fitted(w, it + 1, changed, changed == 0)
 
-    def _fit_continuous(self, A: Answers):
-        "Absolute loss over a robust task scale, capped → weighted median (from the median); squared loss over the task std → weighted mean (from the mean)."
-        by_task = _sorted_by_task(A)                               # one sort, reused by every weighted median
-        median = _task_median(A, by_task)
-        scale = _task_robust_scale(A, median, by_task)             # convergence unit (and the absolute loss's normaliser)
-        squared = self.loss == "squared"
-        if squared:
-            mu = _task_mean(A)
-            spread = _task_std(A, mu)
-            spread = np.where(spread > 0, spread, 1.0)[A.task]
-        else:                                                      # the absolute loss works in the sorted order throughout
-            mu, (order, _, _, value, task) = median, by_task
-            worker, spread = A.worker[order], scale[task]
+    def _fit_continuous(self, S):
+        "Absolute loss (capped, robust task scales) → weighted median; squared loss (task std) → weighted mean."
+        total = S.crh_start(self.loss == "squared", self.cap)
         for it in range(self.n_iter):
-            if squared:
-                w = _crh_weights(_crh_loss(A.value - mu[A.task], spread, True, self.cap), A)
-                new = _task_mean(A, w[A.worker])
-            else:
-                w = _crh_weights(_crh_loss(value - mu[task], spread, False, self.cap), A, worker)
-                new = _sorted_weighted_median(by_task, w[worker])
-            change, mu = _change(new, mu, scale), new
+            w = crh_weights(total)
+            total, change = S.crh_round(w)
             if change <= self.tol: break
-        self.labels_, self.weights_, self.n_iter_, self.change_ = mu, w, it + 1, change
+        self.labels_ = S.crh_truths()
+        self._set_fitted(w, it + 1, change, change <= self.tol)
+
+    def _set_fitted(self, weights: np.ndarray, n_iter: int, change: float, converged: bool):
+        "The fitted attributes besides the truths, the same in memory and on Dask."
+        self.weights_, self.skills_ = weights, weights
+        self.n_iter_, self.change_, self.converged_ = n_iter, change, bool(converged)
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
 class GTM(Aggregator):
-    "Zhao & Han's Gaussian truth model: truth ~ N(μ0, σ0²), answer ~ N(truth, σ_w²), σ_w² ~ InvGamma(α, β); EM on robust z-scores; answers beyond `outlier` scales of the truth count as outliers."
+    "Zhao & Han's Gaussian truth model, EM on z-scores: `variances_` σ_w², `skills_` 1/σ_w² (precision)."
     kinds = ("continuous",)
-    def __init__(self, n_iter: int = 100, tol: float = 1e-6, alpha: float = 10.0, beta: float = 10.0,
-                 mu0: float = 0.0, sigma0: float = 1.0, robust: bool = True, outlier: Optional[float] = None):
+    def __init__(self,
+                 n_iter: int = 100,  # most EM iterations
+                 tol: float = 1e-6,  # stop when no z-scored truth moves more than `tol`
+                 alpha: float = 10.0, beta: float = 10.0,  # the InvGamma(alpha, beta) prior of each σ_w²
+                 mu0: float = 0.0, sigma0: float = 1.0,  # the N(mu0, sigma0²) prior of a z-scored truth
+                 robust: bool = True,  # z-scores from median and MAD (False: Zhao & Han's mean and std)
+                 outlier: Optional[float] = None):  # answers beyond this many scales are outliers (None: 3 if robust)
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
-        self.alpha, self.beta, self.sigma0 = (check_positive(v, n) for v, n in ((alpha, "alpha"), (beta, "beta"), (sigma0, "sigma0")))
+        self.alpha, self.beta = check_positive(alpha, "alpha"), check_positive(beta, "beta")
+        self.sigma0 = check_positive(sigma0, "sigma0")
         self.mu0 = check_real(mu0, "mu0")
         if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
         if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
         self.robust = bool(robust)
-        self.outlier = (3.0 if self.robust else np.inf) if outlier is None else _check_positive_or_inf(outlier, "outlier")
+        default = 3.0 if self.robust else np.inf
+        self.outlier = default if outlier is None else check_positive_or_inf(outlier, "outlier")
 
     def _standardiser(self, A: Answers) -> tuple:
         "Each task's centre and unit: median and robust scale, or (robust=False, Zhao & Han) mean and std (1 where 0)."
         if self.robust:
-            by_task = _sorted_by_task(A)
-            centre = _task_median(A, by_task)
-            return centre, _task_robust_scale(A, centre, by_task)
-        centre = _task_mean(A)
-        spread = _task_std(A, centre)
+            by_task = sort_by_task(A.task, A.value, A.n_tasks)
+            centre = task_median(by_task)
+            return centre, robust_scale(task_mad(by_task, centre))
+        centre = task_mean(A.task, A.value, A.n_tasks)
+        spread = task_std(A.task, A.value, A.n_tasks, centre)
         return centre, np.where(spread > 0, spread, 1.0)
 
     def _fit(self, A: Answers):
@@ -716,12 +659,14 @@ class GTM(Aggregator):
         mu, post_var = np.zeros(A.n_tasks), np.zeros(A.n_tasks)
         for it in range(self.n_iter):
             r2 = (z - mu[A.task]) ** 2
-            sq = np.bincount(A.worker, weights=np.minimum(r2, self.outlier ** 2) + post_var[A.task], minlength=A.n_workers)
-            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w², an outlier counting outlier²
+            r2_capped = np.minimum(r2, self.outlier ** 2) + post_var[A.task]   # an outlier counts outlier²
+            sq = np.bincount(A.worker, weights=r2_capped, minlength=A.n_workers)
+            var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n)  # M-step: posterior mode of σ_w²
             inv = (r2 <= self.outlier ** 2) / var[A.worker]          # an outlier gets no say in the truth
             prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
             new = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=z * inv, minlength=A.n_tasks)) / prec
-            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: truth posterior N(mu, 1/prec)
+            change, mu, post_var = float(np.abs(new - mu).max()), new, 1 / prec   # E-step: N(mu, 1/prec)
             if change <= self.tol: break
-        self.labels_ = np.where(_answered(A), centre + spread * mu, np.nan)
-        self.variances_, self.weights_, self.n_iter_, self.change_ = var, 1 / var, it + 1, change
+        self.labels_ = np.where(has_answers(A.task, A.n_tasks), centre + spread * mu, np.nan)
+        self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, it + 1, change
+        self.converged_ = change <= self.tol

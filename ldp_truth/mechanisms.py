@@ -9,15 +9,19 @@ import math
 from typing import Optional, Union
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
+from scipy.optimize import brentq
 
-from .data import Answers, RngLike, as_generator, check_count, check_positive, check_real
+from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
+                            check_real)
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
-           'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_epsilon_limit', 'laplace_scale',
-           'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer',
-           'LaplacePerturbation', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
+           'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_bounds', 'two_layer_epsilon_limit',
+           'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class',
+           'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
+           'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
            'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
            'BoundedMatrixFactorization']
 
@@ -32,6 +36,10 @@ def _check_m(m) -> np.ndarray:
     if not np.issubdtype(a.dtype, np.integer): raise TypeError(f"m must be an integer number of answers >= 1, got {m!r}")
     if (a < 1).any(): raise ValueError(f"m must be >= 1 (answers per worker), got {m!r}")
     return a
+
+def _check_max_answers(max_answers) -> Optional[int]:
+    "None (any number of answers per worker) or an integer >= 1."
+    return None if max_answers is None else check_count(max_answers, "max_answers", 1)
 
 def _check_domain(domain) -> np.ndarray:
     "A numeric answer domain Γ: a 1-D array of at least 2 distinct finite numbers, sorted."
@@ -126,6 +134,57 @@ def two_layer_epsilon_per_answer(a: float, b: float, n_classes: int, m) -> Union
         out = np.maximum(fwd, rev)
     return float(out) if np.ndim(m) == 0 else out
 
+def _two_layer_fwd(a: float, b: float, s: int, m: int) -> float:
+    "The r = 0 direction of the per-answer ε (the other m − 1 answers unflipped): ln[(s−1) g(a, b, m)]."
+    return math.log(s - 1) + float(_log_g(a, b, np.array([m]))[0])
+
+def _two_layer_most_answers(e: float, s: int, a: float, b: float, cap: int = 10**9) -> int:
+    "The most answers per worker for which U(a, b) keeps ε per answer (0: none), by doubling then bisection on m."
+    holds = lambda m: _two_layer_fwd(a, b, s, m) <= e          # the r = 0 direction grows with m
+    if not holds(1): return 0
+    lo = 1
+    while lo < cap and holds(min(2 * lo, cap)): lo = min(2 * lo, cap)
+    hi = min(2 * lo, cap + 1)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if holds(mid) else (lo, mid)
+    return lo
+
+def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, b: Union[float, str, None] = None,
+                     max_answers: Optional[int] = None) -> tuple:
+    "(a, b) whose per-answer ε is `epsilon` for any m (a = p^f; b: min(2a, b_max), 'widest' or a number) or m ≤ max_answers."
+    e, s, M = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes), _check_max_answers(max_answers)
+    p = p_flip_from_epsilon(e, s)
+    if M is None:
+        if a is not None and abs(check_real(a, "a") - p) > 1e-12:
+            most = _two_layer_most_answers(e, s, a, min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)) if 0 <= a < p else 0
+            keep = (f"a={a} keeps epsilon only for workers with at most {most} answers: give max_answers <= {most}"
+                    if most else f"no max_answers keeps epsilon with a={a}")
+            raise ValueError(f"a={a}: for any number of answers the per-answer ε is set by a, so a must be p^f = {p:.6g} "
+                             f"at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a small p_u: no ε "
+                             f"holds); {keep}")
+        b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (1 - 1e-12)
+        b = max(p, min(2 * p, b_max)) if b is None else (b_max if b == "widest" else check_real(b, "b"))
+        if not p <= b <= b_max:
+            raise ValueError(f"b must lie in [p^f, b_max] = [{p:.6g}, {b_max:.6g}] at epsilon={e} (above it the "
+                             f"reverse direction exceeds epsilon), got {b}")
+        return p, b
+    if b is not None: raise ValueError("b is solved from epsilon and max_answers; give a (default 0) instead")
+    a = 0.0 if a is None else check_real(a, "a")
+    if not 0 <= a < p:
+        raise ValueError(f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}")
+    b_hi = lambda a: min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)          # the widest interval above a
+    if _two_layer_fwd(a, b_hi(a), s, M) > e:
+        a_min = brentq(lambda x: _two_layer_fwd(x, b_hi(x), s, M) - e, a, p * (1 - 1e-9), xtol=1e-12)
+        raise ValueError(f"epsilon={e} is not attainable with a={a} for max_answers={M}: the smallest per-answer ε "
+                         f"is {_two_layer_fwd(a, b_hi(a), s, M):.4g} (at b={b_hi(a):.4g}); give a >= {a_min:.4g} "
+                         f"(a = p^f = {p:.4g} holds for any number of answers), or a larger epsilon")
+    b = brentq(lambda x: _two_layer_fwd(a, x, s, M) - e, a + 1e-12 * (p - a), b_hi(a), xtol=1e-15, rtol=1e-15)
+    if two_layer_epsilon_per_answer(a, b, s, M) > e + 1e-12:
+        raise ValueError(f"epsilon={e} is not attainable with a={a} for max_answers={M}: with every other answer "
+                         "flipped the reverse direction exceeds it; give a larger a")
+    return a, b
+
 def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
     "sup over m of the two-layer per-answer ε: ln max{(1−a)(s−1)/a, b/((1−b)(s−1))} (inf if a=0 or b=1)."
     s = _check_n_classes(n_classes)
@@ -136,8 +195,13 @@ def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
 
 # %% ../nbs/04_mechanisms.ipynb #df2cf2c4
 def laplace_scale(epsilon: float, domain) -> float:
+    "The Laplace scale whose ε on the domain Γ is exactly `epsilon`: (max Γ − min Γ)/ε."
+    d = _check_domain(domain)
+    return float(d[-1] - d[0]) / check_positive(epsilon, "epsilon")
+
+def laplace_scale_paper(epsilon_paper: float, domain) -> float:
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
-    return len(_check_domain(domain)) / check_positive(epsilon, "epsilon")
+    return len(_check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
 
 def laplace_epsilon(scale: float, domain) -> float:
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
@@ -193,9 +257,25 @@ class Mechanism:
     secure: bool = False
     protects_null: bool = False
     discrete: bool = False
+    max_answers: Optional[int] = None
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
-        "Perturb every worker's answers (vectorised); returns perturbed Answers with the same ids."
+    def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
+        "Refuse a worker with more than `max_answers` answers: the guarantee `epsilon` would not hold for them."
+        if self.max_answers is None or not len(worker): return
+        most = int(np.bincount(worker, minlength=n_workers).max())
+        if most > self.max_answers:
+            raise ValueError(f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
+                             f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a larger max_answers")
+
+    def privatize(self, answers: Union[Answers, pd.DataFrame], rng: RngLike = None) -> Union[Answers, pd.DataFrame]:
+        "Perturb every worker's answers (vectorised): Answers in, Answers out; a (worker, task, label) DataFrame in, one out."
+        if not isinstance(answers, pd.DataFrame): return self._privatize(answers, rng)
+        kind = "categorical" if self.discrete else "continuous"
+        k = getattr(self, "n_classes", None) if pd.api.types.is_integer_dtype(answers.get("label")) else None
+        return self._privatize(Answers.from_frame(answers, kind=kind, n_classes=k), rng).to_frame()
+
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "The perturbation of every answer, on Answers."
         raise NotImplementedError
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
@@ -221,7 +301,7 @@ class Mechanism:
         return None if self.secure else as_generator(rng)
 
     def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in self._repr_args().items())
+        args = ", ".join(f"{k}={v!r}" for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items())
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
     def _repr_args(self) -> dict: return {}
@@ -233,7 +313,7 @@ class NoPrivacy(Mechanism):
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "The answers themselves (after checking the type, and the classes when `n_classes` is set)."
         if not isinstance(answers, Answers): raise TypeError(f"answers must be ldp_truth.data.Answers, got {type(answers).__name__}")
         if self.n_classes is not None and (answers.kind != "categorical" or answers.n_classes != self.n_classes):
@@ -291,9 +371,10 @@ class _FlipMechanism(Mechanism):
         "Flip probability of each worker."
         raise NotImplementedError
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Flip every answer with its worker's probability; the (worker, task) cells are unchanged."
         _check_answers(answers, "categorical", self.n_classes)
+        self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         p = self._worker_p(answers.n_workers, g, self.secure)
         p = p[0] if (p == p[0]).all() else p[answers.worker]   # one shared probability: no per-answer array
@@ -302,9 +383,10 @@ class _FlipMechanism(Mechanism):
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "Flip one worker's answers (NaN = NULL stays NULL)."
         v = _class_vector(values, self.n_classes)
+        ok = ~np.isnan(v)
+        self._check_answer_counts(np.zeros(int(ok.sum()), np.int64), 1)
         g = self._rng(rng)
         p = self._worker_p(1, g, self.secure)[0]
-        ok = ~np.isnan(v)
         out = v.copy()
         out[ok] = _flip(v[ok].astype(np.int64), p, self.n_classes, g, self.secure)
         return out
@@ -333,15 +415,15 @@ class RandomizedResponse(_FlipMechanism):
         self.p_keep = rr_keep_probability(self.epsilon, self.n_symbols)
 
     def _worker_p(self, n_workers, rng, secure): return np.full(n_workers, 1 - self.p_keep)
-    def _repr_args(self): return dict(epsilon=self.epsilon, n_classes=self.n_classes, null=self.null)
+    def _repr_args(self): return dict(n_classes=self.n_classes, null=self.null)
 
     def transition_matrix(self) -> np.ndarray:
         "P[x, y]; with null=True the NULL symbol is index n_classes (last row/column)."
         return _flip_matrix(1 - self.p_keep, self.n_symbols)
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Perturb every answer; with null=True every (worker, task) cell, NULL reports kept as class n_classes (\"NULL\")."
-        if not self.null: return super().privatize(answers, rng)
+        if not self.null: return super()._privatize(answers, rng)
         _check_answers(answers, "categorical", self.n_classes)
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
@@ -383,22 +465,31 @@ class OneLayer(_FlipMechanism):
 
 class TwoLayer(_FlipMechanism):
     "Li et al. KDD'18 two-layer mechanism (Alg. 2): each worker draws p_u ~ U(a, b) once, then flips with it."
-    def __init__(self, a: float, b: float, n_classes: int, secure: bool = False):
+    def __init__(self, a: float, b: float, n_classes: int, max_answers: Optional[int] = None, secure: bool = False):
         self.n_classes = _check_n_classes(n_classes)
         self.a, self.b = _check_ab(a, b, self.n_classes)
-        self.secure = bool(secure)
+        self.secure, self.max_answers = bool(secure), _check_max_answers(max_answers)
         self.epsilon_marginal = two_layer_epsilon_marginal(self.a, self.b, self.n_classes)   # the paper's Thm 6.3
-        self.epsilon = two_layer_epsilon_limit(self.a, self.b, self.n_classes)              # holds for any m
+        self.epsilon = (two_layer_epsilon_limit(self.a, self.b, self.n_classes) if self.max_answers is None
+                        else two_layer_epsilon_per_answer(self.a, self.b, self.n_classes, self.max_answers))
 
     @classmethod
-    def from_epsilon(cls, epsilon: float, n_classes: int, a: float = 0.0, secure: bool = False) -> "TwoLayer":
-        "The two-layer mechanism whose Theorem 6.3 ε is `epsilon`: (a+b)/2 = p^f of Theorem 6.2 (Theorem 6.4)."
-        p = p_flip_from_epsilon(epsilon, n_classes)
+    def from_epsilon(cls, epsilon: float, n_classes: int, a: Optional[float] = None, b: Optional[float] = None,
+                     max_answers: Optional[int] = None, secure: bool = False) -> "TwoLayer":
+        "The two-layer mechanism whose per-answer ε is `epsilon` for any m, or for workers with ≤ max_answers answers."
+        a, b = two_layer_bounds(epsilon, n_classes, a, b, max_answers)
+        return cls(a, b, n_classes, max_answers=max_answers, secure=secure)
+
+    @classmethod
+    def from_paper(cls, epsilon_thm63: float, n_classes: int, a: float = 0.0, secure: bool = False) -> "TwoLayer":
+        "Li et al.'s parameterisation: (a+b)/2 = p^f of Theorem 6.2 (Theorem 6.4), so Theorem 6.3 gives epsilon_thm63."
+        s = _check_n_classes(n_classes)
+        p = (s - 1) / (math.exp(check_nonnegative(epsilon_thm63, "epsilon_thm63")) + s - 1)
         a = check_real(a, "a")
-        if not (0 <= a <= p): raise ValueError(f"a must lie in [0, p^f] = [0, {p:.4g}] for epsilon={epsilon}, got {a}")
-        b = 2 * p - a
-        if b > 1: raise ValueError(f"a={a} gives b = 2p^f − a = {b:.4g} > 1; choose a >= {2 * p - 1:.4g}")
-        return cls(a, b, n_classes, secure=secure)
+        if not max(0.0, 2 * p - 1) <= a <= p:
+            raise ValueError(f"a must lie in [max(0, 2p^f - 1), p^f] = [{max(0.0, 2 * p - 1):.4g}, {p:.4g}] at "
+                             f"epsilon_thm63={epsilon_thm63}, got {a}")
+        return cls(a, 2 * p - a, s, secure=secure)
 
     def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
         "Exact per-answer ε for a worker with m answers (unbounded in m when a = 0)."
@@ -408,7 +499,7 @@ class TwoLayer(_FlipMechanism):
     def transition_matrix(self) -> np.ndarray:
         "Marginal channel of ONE answer (flip probability (a+b)/2); a worker's answers share p_u."
         return _flip_matrix((self.a + self.b) / 2, self.n_classes)
-    def _repr_args(self): return dict(a=self.a, b=self.b, n_classes=self.n_classes)
+    def _repr_args(self): return dict(a=self.a, b=self.b, n_classes=self.n_classes, max_answers=self.max_answers)
 
 # %% ../nbs/04_mechanisms.ipynb #eb9ebb45
 def _domain_values(answers: Answers, domain: np.ndarray) -> np.ndarray:
@@ -437,25 +528,41 @@ def _all_cells(n_workers: int, n_tasks: int, max_cells: int, who: str) -> tuple:
                          "pass a larger max_cells to allow it")
     return np.repeat(np.arange(n_workers), n_tasks), np.tile(np.arange(n_tasks), n_workers)
 
+def _paper_args(mech) -> dict:
+    "The paper's number, when the mechanism was built by its paper name."
+    return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
+
 class LaplacePerturbation(Mechanism):
-    "Sun et al. LP: fill NULLs (eq. 6), then add Lap(|Γ|/ε) to every cell (eq. 7)."
+    "Sun et al. LP: fill NULLs (eq. 6), then add Laplace noise to every cell (eq. 7), scale Δ/ε so that ε holds."
+    epsilon_paper: Optional[float] = None
     def __init__(self, epsilon: float, domain, null_fill: Union[str, float, None] = "uniform", secure: bool = False,
                  max_cells: int = 2 * 10**7):
-        self.epsilon_paper, self.domain = check_positive(epsilon, "epsilon"), _check_domain(domain)
-        if not (null_fill is None or null_fill == "uniform"):
-            if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in self.domain:
-                raise ValueError(f"null_fill must be 'uniform', None or a value in the domain {self.domain}, got {null_fill!r}")
-        self.null_fill, self.secure, self.max_cells = null_fill, bool(secure), int(max_cells)
-        self.protects_null = null_fill is not None
-        self.scale = laplace_scale(self.epsilon_paper, self.domain)
-        self.epsilon = laplace_epsilon(self.scale, self.domain)
+        d = _check_domain(domain)
+        self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
 
+    @classmethod
+    def from_paper(cls, epsilon_paper: float, domain, **kw) -> "LaplacePerturbation":
+        "Sun et al.'s Lap(|Γ|/ε) (eq. 7); `epsilon` is then the ε that holds, (max Γ − min Γ)/scale."
+        d, mech = _check_domain(domain), cls.__new__(cls)
+        mech._setup(laplace_scale_paper(epsilon_paper, d), d, **kw)
+        mech.epsilon_paper = float(epsilon_paper)
+        return mech
+
+    def _setup(self, scale: float, domain: np.ndarray, null_fill="uniform", secure: bool = False,
+               max_cells: int = 2 * 10**7) -> None:
+        "Set the noise scale, the NULL filling and the exact ε."
+        if not (null_fill is None or null_fill == "uniform"):
+            if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in domain:
+                raise ValueError(f"null_fill must be 'uniform', None or a value in the domain {domain}, got {null_fill!r}")
+        self.domain, self.null_fill, self.secure, self.max_cells = domain, null_fill, bool(secure), int(max_cells)
+        self.protects_null = null_fill is not None
+        self.scale, self.epsilon = scale, laplace_epsilon(scale, domain)
     def _fill(self, n: int, rng) -> np.ndarray:
         "n fill values for NULL cells (eq. 6)."
         if self.null_fill == "uniform": return as_generator(rng).choice(self.domain, n)
         return np.full(n, float(self.null_fill))
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Continuous Answers: every cell (null_fill set) or every answer (None), plus Laplace noise."
         _check_answers(answers, "any")
         g = as_generator(rng)
@@ -484,24 +591,61 @@ class LaplacePerturbation(Mechanism):
         v[null] = self._fill(int(null.sum()), g)
         return _add_noise(v, self.scale, "laplace", g, self.secure)
 
-    def _repr_args(self): return dict(epsilon=self.epsilon_paper, domain=self.domain.tolist(), null_fill=self.null_fill)
+    def _repr_args(self): return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
 
 # %% ../nbs/04_mechanisms.ipynb #7082e1de
+def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
+    "Pure ε of ONE answer with unknown variance ~ Exp(rate λ₂): the output is Laplace(1/√(2λ₂)), so ε = Δ√(2λ₂)."
+    return check_positive(sensitivity, "sensitivity") * math.sqrt(2 * check_positive(lam2, "lam2"))
+
+def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
+    "The rate λ₂ = ε²/(2Δ²) whose one-answer ε (variance unknown) is `epsilon`: the inverse of Δ√(2λ₂)."
+    return check_positive(epsilon, "epsilon") ** 2 / (2 * check_positive(sensitivity, "sensitivity") ** 2)
+
 class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: per-worker variance δ² ~ Exp(rate λ₂), then N(0, δ²) noise on each answer."
-    epsilon = math.inf
-    def __init__(self, lam2: float, secure: bool = False):
-        self.lam2, self.secure = check_positive(lam2, "lam2"), bool(secure)
+    def __init__(self, epsilon: Optional[float] = None, domain=None, lam2: Optional[float] = None, secure: bool = False):
+        self.secure = bool(secure)
+        if lam2 is not None:
+            if epsilon is not None or domain is not None:
+                raise ValueError("give epsilon with domain (the guarantee) or lam2 (the paper's rate), not both")
+            self.lam2, self.domain, self.max_answers, self.epsilon = check_positive(lam2, "lam2"), None, None, math.inf
+            return
+        if epsilon is None:
+            raise ValueError("GaussianExpVariance needs epsilon and domain, or lam2=... (the paper's rate)")
+        e = check_positive(epsilon, "epsilon")
+        if domain is None:
+            raise ValueError(f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
+                             "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate")
+        self.domain = _check_domain(domain)
+        spread = float(self.domain[-1] - self.domain[0])
+        self.lam2, self.max_answers = exp_variance_lam2(e, spread), 1         # a 2nd answer reveals the variance
+        self.epsilon = exp_variance_epsilon_unknown(self.lam2, spread)
+
+    def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
+        "Δ√(2λ₂) for a worker with ONE answer on a bounded domain; ∞ otherwise (other answers reveal δ²)."
+        mm = _check_m(m)
+        out = np.where(mm == 1, math.inf if self.domain is None else self.epsilon, math.inf)
+        return float(out) if np.ndim(m) == 0 else out
+
+    def _check_range(self, values: np.ndarray) -> None:
+        "With a domain, every value must lie in [min Γ, max Γ] (the sensitivity the guarantee assumes)."
+        if self.domain is None: return
+        out = values[(values < self.domain[0]) | (values > self.domain[-1])]
+        if len(out): raise ValueError(f"values {np.unique(out)[:5]} lie outside the domain's range "
+                                      f"[{self.domain[0]:g}, {self.domain[-1]:g}]")
 
     def worker_variances(self, n_workers: int, rng: RngLike = None) -> np.ndarray:
         "Each worker's private noise variance δ_s² ~ Exp(rate λ₂) (mean 1/λ₂)."
         return _exponential(n_workers, 1 / self.lam2, self._rng(rng), self.secure)
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Add N(0, δ_s²) to every answer of worker s (continuous answers)."
         _check_answers(answers, "any")
         if answers.kind != "continuous":
             raise ValueError("GaussianExpVariance needs continuous answers (kind='continuous'); class indices are not numbers")
+        self._check_range(answers.value)
+        self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         sd = np.sqrt(self.worker_variances(answers.n_workers, g))
         return answers.with_values(_add_noise(answers.value, sd[answers.worker], "gaussian", g, self.secure))
@@ -511,13 +655,16 @@ class GaussianExpVariance(Mechanism):
         v = np.asarray(values, dtype=np.float64)
         if v.ndim != 1: raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
         if np.isinf(v).any(): raise ValueError("values must be finite numbers or NaN (NULL)")
+        self._check_range(v[~np.isnan(v)])
+        self._check_answer_counts(np.zeros(int((~np.isnan(v)).sum()), np.int64), 1)
         g = self._rng(rng)
         sd = math.sqrt(self.worker_variances(1, g)[0])
         out, ok = v.copy(), ~np.isnan(v)
         out[ok] = _add_noise(v[ok], sd, "gaussian", g, self.secure)
         return out
 
-    def _repr_args(self): return dict(lam2=self.lam2)
+    def _repr_args(self):
+        return dict(lam2=self.lam2, **({} if self.domain is None else dict(domain=self.domain.tolist(), max_answers=1)))
 
 # %% ../nbs/04_mechanisms.ipynb #3d3b7c2f
 def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
@@ -542,17 +689,25 @@ def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
     return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
 class MatrixFactorization(Mechanism):
-    "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Laplace objective noise; the worker sends u_i V."
-    def __init__(self, epsilon: float, d: int, domain, rng: RngLike = None, n_tasks: Optional[int] = None,
+    "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Lap(scale) objective noise; the worker sends u_i V."
+    epsilon_paper: Optional[float] = None
+    def __init__(self, d: int, domain, scale: float, rng: RngLike = None, n_tasks: Optional[int] = None,
                  V: Optional[np.ndarray] = None, secure: bool = False, max_cells: int = 2 * 10**7):
-        self.epsilon_paper, self.domain = check_positive(epsilon, "epsilon"), _check_domain(domain)
+        self.domain = _check_domain(domain)
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)): raise TypeError(f"d must be an integer >= 1, got {d!r}")
         if d < 1: raise ValueError(f"d (factorization parameter) must be >= 1, got {d}")
         self.d, self.secure, self.max_cells, self._server_rng = int(d), bool(secure), int(max_cells), as_generator(rng)
-        self.scale = laplace_scale(self.epsilon_paper, self.domain)
-        self.epsilon = laplace_epsilon(self.scale, self.domain)
+        self.scale = check_positive(scale, "scale")
+        self.epsilon = laplace_epsilon(self.scale, self.domain)       # value changes only: protects_null is False
         self.V = None if V is None else self._check_V(np.asarray(V, dtype=np.float64))
         if self.V is None and n_tasks is not None: self.task_profiles(n_tasks)
+
+    @classmethod
+    def from_paper(cls, epsilon_paper: float, d: int, domain, **kw) -> "MatrixFactorization":
+        "Sun et al.'s parameterisation, η ~ Lap(|Γ|/ε) (Alg. 2); `epsilon` holds for value changes, NULL cells get none."
+        mech = cls(d, domain, laplace_scale_paper(epsilon_paper, domain), **kw)
+        mech.epsilon_paper = float(epsilon_paper)
+        return mech
 
     def _check_V(self, V: np.ndarray) -> np.ndarray:
         "A given task-profile matrix: d rows, every column's 1-norm <= 1."
@@ -576,7 +731,7 @@ class MatrixFactorization(Mechanism):
         G, b = mf_statistics(worker, task, value, n_workers, V)
         return mf_solve(G, self._noisy_b(b, g))
 
-    def privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Every worker's u_i V as continuous Answers over all (worker, task) cells."
         _check_answers(answers, "any")
         W, T = answers.n_workers, answers.n_tasks
@@ -594,7 +749,7 @@ class MatrixFactorization(Mechanism):
         V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
         return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
 
-    def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist())
+    def _repr_args(self): return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
 def mf_huber_solve(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
@@ -645,14 +800,15 @@ class BoundedMatrixFactorization(MatrixFactorization):
     def __init__(self, epsilon: float, d: int, domain, bound: Optional[float] = None, ridge: Optional[float] = None,
                  rng: RngLike = None, n_tasks: Optional[int] = None, V: Optional[np.ndarray] = None,
                  secure: bool = False, max_cells: int = 2 * 10**7):
-        super().__init__(epsilon, d, domain, rng=rng, n_tasks=n_tasks, V=V, secure=secure, max_cells=max_cells)
-        e, spread = self.epsilon_paper, float(self.domain[-1] - self.domain[0])
+        e, dom = check_positive(epsilon, "epsilon"), _check_domain(domain)
+        spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
         self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
         left = e - math.log1p(1 / self.ridge)
         if left <= 0:
             raise ValueError(f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}")
-        self.scale = max(self.bound, min(2 * self.bound, spread)) / left
+        super().__init__(d, dom, max(self.bound, min(2 * self.bound, spread)) / left, rng=rng, n_tasks=n_tasks, V=V,
+                         secure=secure, max_cells=max_cells)
         self.epsilon = bounded_mf_epsilon(self.scale, self.bound, self.ridge, self.domain)
 
     def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
@@ -660,4 +816,4 @@ class BoundedMatrixFactorization(MatrixFactorization):
         eta = _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
         return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
 
-    def _repr_args(self): return dict(epsilon=self.epsilon_paper, d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
+    def _repr_args(self): return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)

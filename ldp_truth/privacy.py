@@ -14,17 +14,19 @@ import pandas as pd
 from scipy import integrate, stats
 
 from .data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive, check_real
-from .mechanisms import (GaussianExpVariance, Mechanism, laplace_epsilon, laplace_scale, max_log_ratio,
+from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown, exp_variance_lam2,
+                                  laplace_epsilon, laplace_scale, laplace_scale_paper, max_log_ratio,
                                   one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
                                   two_layer_epsilon_limit, two_layer_epsilon_marginal, two_layer_epsilon_per_answer)
 
 # %% auto #0
 __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm410_delta', 'li_thm410_min_noise_level',
-           'gaussian_delta', 'exp_variance_delta_known', 'exp_variance_epsilon_unknown', 'exp_variance_delta_unknown',
-           'clopper_pearson', 'Events', 'output_events', 'flip_count_events', 'threshold_events', 'AuditResult',
-           'epsilon_lower_bound', 'audit', 'rr_worker_delta', 'rr_worker_epsilon', 'rr_keep_probability', 'rr_epsilon',
-           'one_layer_epsilon', 'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
-           'two_layer_epsilon_limit', 'laplace_scale', 'laplace_epsilon', 'max_log_ratio']
+           'gaussian_delta', 'exp_variance_delta_known', 'exp_variance_delta_unknown', 'clopper_pearson', 'Events',
+           'output_events', 'flip_count_events', 'threshold_events', 'AuditResult', 'epsilon_lower_bound', 'audit',
+           'rr_worker_delta', 'rr_worker_epsilon', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon',
+           'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
+           'two_layer_epsilon_limit', 'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon',
+           'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'max_log_ratio']
 
 # %% ../nbs/05_privacy.ipynb #f787bb40
 def _probability(x, name: str) -> float:
@@ -37,7 +39,8 @@ def _probability(x, name: str) -> float:
 
 # %% ../nbs/05_privacy.ipynb #dee1944d
 _all_ = ["rr_keep_probability", "rr_epsilon", "one_layer_epsilon", "p_flip_from_epsilon", "two_layer_epsilon_marginal",
-         "two_layer_epsilon_per_answer", "two_layer_epsilon_limit", "laplace_scale", "laplace_epsilon", "max_log_ratio"]
+         "two_layer_epsilon_per_answer", "two_layer_epsilon_limit", "laplace_scale", "laplace_scale_paper", "laplace_epsilon",
+         "exp_variance_epsilon_unknown", "exp_variance_lam2", "max_log_ratio"]
 
 # %% ../nbs/05_privacy.ipynb #15ca45a7
 def compose(epsilons) -> float:
@@ -124,10 +127,6 @@ def exp_variance_delta_known(epsilon: float, lam2: float, sensitivity: float = 1
     "Exact δ(ε) of Gaussian noise with variance ~ Exp(rate λ₂) when the adversary knows the variance."
     e, lam, d = check_nonnegative(epsilon, "epsilon"), check_positive(lam2, "lam2"), check_positive(sensitivity, "sensitivity")
     return _delta_known_variance(e, lam, d)
-
-def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
-    "Pure ε of ONE answer with unknown variance ~ Exp(rate λ₂): the output is Laplace(1/√(2λ₂)), so ε = Δ√(2λ₂)."
-    return check_positive(sensitivity, "sensitivity") * math.sqrt(2 * check_positive(lam2, "lam2"))
 
 def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of ONE answer with unknown variance: the Laplace curve max(0, 1 − exp((ε − Δ√(2λ₂))/2))."

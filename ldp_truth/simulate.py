@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Callable, Optional, Union
 
 import numpy as np
 
-from .data import Answers, Dataset, RngLike, as_generator, check_count
+from .data import (Answers, Dataset, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
+                            check_positive)
 
 # %% auto #0
 __all__ = ['AbilitiesLike', 'SUN_SIZES', 'CONTAMINATIONS', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions',
@@ -21,9 +22,7 @@ __all__ = ['AbilitiesLike', 'SUN_SIZES', 'CONTAMINATIONS', 'sample_pairs', 'one_
 # %% ../nbs/01_simulate.ipynb #988fd4f5
 def _density(density) -> float:
     "`density` as a float in (0, 1], or a ValueError."
-    if isinstance(density, bool) or not isinstance(density, Real): raise TypeError(f"density must be a number in (0, 1], got {type(density).__name__}")
-    if not 0 < density <= 1: raise ValueError(f"density must lie in (0, 1], got {density}")
-    return float(density)
+    return check_fraction(density, "density", zero=False)
 
 def _probabilities(p, name: str, shape: tuple) -> np.ndarray:
     "`p` as a float array of `shape` with every entry in [0, 1]."
@@ -160,8 +159,7 @@ def experts_spammers(n_workers: int, n_tasks: int, delta: float, expert_ability:
                      density: float = 1.0, spammer_ability: float = 0.5) -> Dataset:
     "Wang & Xu's instance: ⌈n_workers**delta⌉ experts (ability `expert_ability`), the rest spammers (ability 1/2), binary."
     n_workers = check_count(n_workers, "n_workers")
-    if isinstance(delta, bool) or not isinstance(delta, Real) or not 0 <= delta <= 1:
-        raise ValueError(f"delta must be a number in [0, 1] (Wang & Xu assume (0, 1/2)), got {delta!r}")
+    delta = check_fraction(delta, "delta")                    # Wang & Xu assume (0, 1/2)
     _probabilities([expert_ability, spammer_ability], "expert_ability and spammer_ability", (2,))
     gen = as_generator(rng)
     n_experts = math.ceil(n_workers ** delta)
@@ -178,8 +176,7 @@ def continuous_workers(n_workers: int, n_tasks: int, lam1: float, truth=None, de
                        rng: RngLike = None, min_per_task: int = 1) -> Dataset:
     "Answers truth + N(0, σ_s²) with σ_s² ~ Exp(rate `lam1`) per worker (Li et al. crowd sensing); truth ~ N(0, 1) by default."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
-    if isinstance(lam1, bool) or not isinstance(lam1, Real) or not (np.isfinite(lam1) and lam1 > 0):
-        raise ValueError(f"lam1 (the rate of the exponential variance distribution) must be a finite number > 0, got {lam1!r}")
+    lam1 = check_positive(lam1, "lam1")                        # the rate of the exponential variance distribution
     gen = as_generator(rng)
     if truth is None: truth = gen.normal(0.0, 1.0, n_tasks)
     truth = np.asarray(truth, dtype=np.float64)
@@ -223,8 +220,7 @@ def claim_workers(n_workers: int, n_tasks: int, p_exact: tuple = (0.6, 0.95), re
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     lo, hi = (float(x) for x in p_exact)
     if not 0 <= lo <= hi <= 1: raise ValueError(f"p_exact must be (low, high) with 0 ≤ low ≤ high ≤ 1, got {p_exact!r}")
-    if isinstance(rel_sigma, bool) or not isinstance(rel_sigma, Real) or not (np.isfinite(rel_sigma) and rel_sigma >= 0):
-        raise ValueError(f"rel_sigma must be a finite number ≥ 0, got {rel_sigma!r}")
+    rel_sigma = check_nonnegative(rel_sigma, "rel_sigma")
     a, b = (float(x) for x in log10_range)
     if not (np.isfinite([a, b]).all() and a <= b): raise ValueError(f"log10_range must be two finite numbers (low ≤ high), got {log10_range!r}")
     gen = as_generator(rng)
@@ -281,10 +277,7 @@ def contaminate(data: Dataset, fraction: float, kinds="vandal", magnitude: float
     if not isinstance(data, Dataset): raise TypeError(f"data must be a ldp_truth.data.Dataset, got {type(data).__name__}")
     A = data.answers
     if A.kind != "continuous": raise ValueError(f"contaminate needs continuous answers, got kind={A.kind!r}")
-    if isinstance(fraction, bool) or not isinstance(fraction, Real) or not 0 <= fraction <= 1:
-        raise ValueError(f"fraction must be a number in [0, 1], got {fraction!r}")
-    if isinstance(magnitude, bool) or not isinstance(magnitude, Real) or not (np.isfinite(magnitude) and magnitude > 0):
-        raise ValueError(f"magnitude must be a finite number > 0, got {magnitude!r}")
+    fraction, magnitude = check_fraction(fraction, "fraction"), check_positive(magnitude, "magnitude")
     if by not in ("answer", "worker"): raise ValueError(f"by must be 'answer' or 'worker', got {by!r}")
     shares, gen = _contamination_shares(kinds), as_generator(rng)
     codes, p = np.array([CONTAMINATIONS.index(k) for k in shares]), np.array(list(shares.values()))

@@ -42,7 +42,7 @@ def hide_echo_false(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 def symbol_links_to_notebooks(md: str, doc_url: str, nbs: Path) -> str:
     "Links to nbdev's pages under `doc_url` (`privacy.html#audit`) → the notebook from the root (`nbs/05_privacy.ipynb`)."
-    notebooks = {re.sub(r"^\d+_", "", p.stem) + ".html": f"nbs/{p.name}" for p in nbs.glob("*.ipynb")}
+    notebooks = {re.sub(r"^\d+[a-z]?_", "", p.stem) + ".html": f"nbs/{p.name}" for p in nbs.glob("*.ipynb")}
     def local(m: re.Match) -> str:
         if m.group(1) not in notebooks: raise ValueError(f"README links to {m.group(0)}, documented by no notebook")
         return f"]({notebooks[m.group(1)]})"

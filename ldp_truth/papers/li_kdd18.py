@@ -21,7 +21,7 @@ __all__ = ['PAPER_EPSILONS', 'PAPER_TABLE2', 'PAPER_TABLE3', 'PAPER_CLEAN_ACCURA
            'privacy_table', 'td_weight', 'bound_factor', 'paper_error_bound', 'chernoff_error_bound',
            'exact_vote_error', 'perturbed_accuracy', 'importance', 'important_users', 'delta_pdf', 'delta_cdf',
            'sample_delta', 'prob_two_layer_below_one_layer', 'mv_expected_error', 'exact_mv_clean', 'paper_mechanisms',
-           'change_table', 'beside_paper', 'mv_coin_error', 'plot_change', 'honest_two_layer']
+           'change_table', 'beside_paper', 'mv_coin_error', 'plot_change']
 
 # %% ../../nbs/12_two_layer.ipynb #6bd6d22b
 def paper_p_flip(epsilon: float, n_classes: int) -> float:
@@ -35,10 +35,7 @@ def one_layer(epsilon: float, n_classes: int) -> OneLayer:
 
 def two_layer(epsilon: float, n_classes: int, a: float = 0.0) -> TwoLayer:
     "The two-layer mechanism (Alg. 2) the paper runs at ε: U(a, 2p^f − a) with (a+b)/2 = p^f (Theorem 6.4), a = 0 by default."
-    p, a = paper_p_flip(epsilon, n_classes), check_real(a, "a")
-    if not (max(0.0, 2 * p - 1) <= a <= p):
-        raise ValueError(f"a must lie in [max(0, 2p^f - 1), p^f] = [{max(0.0, 2 * p - 1):.4g}, {p:.4g}] at epsilon={epsilon}, got {a}")
-    return TwoLayer(a, 2 * p - a, n_classes)
+    return TwoLayer.from_paper(epsilon, n_classes, a)
 
 # %% ../../nbs/12_two_layer.ipynb #96b78596
 PAPER_EPSILONS = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.01, 0.001, 0.0)
@@ -223,13 +220,3 @@ def plot_change(ours: pd.DataFrame, paper: pd.DataFrame | None = None, ax=None, 
     ax.set(xscale="log", xlabel="ε (the paper's; log scale)", ylabel="error-rate change", title=title)
     ax.legend(fontsize=7, ncol=2)
     return ax
-
-# %% ../../nbs/12_two_layer.ipynb #05e91330
-def honest_two_layer(epsilon: float, n_classes: int, b: float | None = None) -> TwoLayer:
-    "A U(a, b) whose per-answer ε is ≤ epsilon for every m: a = p^f, b ≤ (s−1)e^ε/(1+(s−1)e^ε) (default: the widest)."
-    p, s = paper_p_flip(epsilon, n_classes), n_classes
-    b_max = min((s - 1) * math.exp(epsilon) / (1 + (s - 1) * math.exp(epsilon)), 2 * (s - 1) / s - p)
-    if b is None: b = b_max
-    b = check_real(b, "b")
-    if not p <= b <= b_max: raise ValueError(f"b must lie in [p^f, b_max] = [{p:.4g}, {b_max:.4g}] at epsilon={epsilon}, got {b}")
-    return TwoLayer(p, b, s)

@@ -200,7 +200,7 @@ def thm410_lam2(epsilon: float, lam1: float, delta: float = 0.1, b: float = 2.0,
 def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVariance:
     "Alg. 2's mechanism at the paper's ε for a `continuous_workers` data set (λ₁ from its meta); kw: delta, b, eta."
     if "lam1" not in dataset.meta: raise ValueError("dataset.meta has no 'lam1': make it with simulate.continuous_workers or set meta['lam1']")
-    return GaussianExpVariance(thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
+    return GaussianExpVariance(lam2=thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
 
 def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
     "The data set with its truth replaced by `aggregator`'s output on the original answers (§5.1's utility reference)."

@@ -138,8 +138,8 @@ def sun_mechanisms(domain, d: int, rng: int = 0, bounded: bool = True, two_layer
     dom = _domain(domain)
     K = len(dom)
     out = {"RR": lambda e: OnDomain(RandomizedResponse(e, K, null=True), dom),
-           "LP": lambda e: LaplacePerturbation(e, dom),
-           "MF": lambda e: MatrixFactorization(e, d, dom, rng=rng)}
+           "LP": lambda e: LaplacePerturbation.from_paper(e, dom),
+           "MF": lambda e: MatrixFactorization.from_paper(e, d, dom, rng=rng)}
     if bounded: out["MF bounded (ours)"] = lambda e: BoundedMatrixFactorization(e, d, dom, rng=rng)
     if two_layer: out["2-Layer"] = lambda e: two_layer_null(e, dom)
     return out
@@ -148,7 +148,7 @@ def two_layer_null(epsilon: float, domain) -> OnDomain:
     "Li et al.'s two-layer mechanism with NULL as one more answer (§VI-D), Theorem 6.3's ε = epsilon, smallest a allowed."
     K = len(_domain(domain))
     a = max(0.0, 2 * p_flip_from_epsilon(epsilon, K + 1) - 1)
-    return OnDomain(TwoLayer.from_epsilon(epsilon, K + 1, a=a), domain, null_symbol=True)
+    return OnDomain(TwoLayer.from_paper(epsilon, K + 1, a=a), domain, null_symbol=True)
 
 def zero_guess_change(df: pd.DataFrame, datasets: dict) -> pd.Series:
     "Per dataset: MAE of answering 0 for every task minus the clean MAE of the sweep's aggregator (the 'releases nothing' line)."

@@ -12,7 +12,7 @@ from typing import Optional
 import numpy as np
 from scipy import optimize, stats
 
-from ..data import check_count, check_positive, check_real
+from ..data import check_count, check_positive, check_positive_or_inf, check_real
 
 # %% auto #0
 __all__ = ['BERRY_ESSEEN', 'PAPER_BERRY_ESSEEN', 'private_effective_ability', 'collective_private_wisdom', 'TheoremBound',
@@ -29,9 +29,7 @@ def _check_abilities(p_star) -> np.ndarray:
 
 def _check_eps(epsilon) -> float:
     "ε > 0 (inf allowed: no perturbation)."
-    e = check_real(epsilon, "epsilon")
-    if not e > 0: raise ValueError(f"epsilon must be a number > 0 (np.inf allowed), got {epsilon}")
-    return e
+    return check_positive_or_inf(epsilon, "epsilon")
 
 def private_effective_ability(p_star, epsilon: float) -> np.ndarray:
     "Eq. 12–13: μ̂ = (e^ε−1)/(e^ε+1)·max(p*, 1−p*) + 1/(e^ε+1), in [1/2, 1]."
