@@ -77,14 +77,15 @@ def describe_kernels(n_answers: int = 0) -> str:
 
 # %% ../nbs/03a_kernels.ipynb #baf9a420
 prange = range                    # numba.prange once numba is loaded (`_jit`)
+os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")   # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
     "`fn` compiled by numba on first use, its machine code cached on disk."
     if fn.__name__ not in _COMPILED:
         import numba
-        if parallel and numba.config.THREADING_LAYER == "default":
-            numba.config.THREADING_LAYER = "workqueue"
+        if parallel and numba.config.THREADING_LAYER == "default":   # numba was imported before us
+            numba.config.THREADING_LAYER = "forksafe"
         globals()["prange"] = numba.prange
         jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
         _COMPILED[fn.__name__] = jit(fn)
