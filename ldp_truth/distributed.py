@@ -13,12 +13,11 @@ from typing import Optional
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from .data import _factorize, _label_codes
 from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change,
                                observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std,
-                               task_weighted_median, vote_shares)
+                               task_weighted_median, onehot, vote_shares)
 
 # %% auto #0
 __all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
@@ -81,9 +80,10 @@ def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=N
 # %% ../nbs/08_distributed.ipynb #83ddec5e
 @dataclass
 class _Part:
-    "One partition's answers, kept on the cluster: its task ids and the tasks × (worker, class) one-hot matrix."
+    "One partition's answers, kept on the cluster: task ids, `kernels.onehot` of the answers, tasks × classes votes."
     tasks: np.ndarray
-    X: sp.csr_matrix
+    X: object           # SciPy CSR on the NumPy path, `kernels.AnswerOrder` on the compiled one
+    votes: np.ndarray
 
 def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> _Part:
     "Encode one partition with the global codes; a (worker, task) pair answered twice raises."
@@ -93,14 +93,12 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * W + w).is_unique:
         raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
-    X = sp.csr_matrix((np.ones(len(df)), (t, w * K + v)), shape=(len(tasks), W * K))
-    return _Part(tasks, X)
+    w, t, v = w.astype(np.int32), t.astype(np.int32), v.astype(np.int8 if K <= 127 else np.int32)
+    return _Part(tasks, onehot(w, t, v, W, len(tasks), K), class_counts(t, v, len(tasks), K))
 
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
     "Tasks × classes vote counts of a partition."
-    X = part.X.tocoo()
-    counts = np.bincount(X.row.astype(np.int64) * K + X.col % K, minlength=X.shape[0] * K)
-    return counts.reshape(-1, K).astype(np.float64)
+    return part.votes.astype(np.float64)
 
 # %% ../nbs/08_distributed.ipynb #5074ff8b
 def _start_step(part: _Part, W: int, K: int, log_channel: Optional[np.ndarray]) -> tuple:

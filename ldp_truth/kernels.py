@@ -5,24 +5,102 @@
 # %% ../nbs/03a_kernels.ipynb #fb1fa865
 from __future__ import annotations
 
+import importlib.util
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'has_answers', 'argmax_labels',
-           'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks',
-           'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK',
+           'E_BLOCK', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'set_kernel_path',
+           'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows',
+           'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks',
+           'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
            'concave_skills', 'posterior_sums', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
            'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
-           'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step']
+           'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
+           'rr_flip']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
+
+# %% ../nbs/03a_kernels.ipynb #04885199
+KERNEL_PATHS = ("auto", "numba", "numpy")
+NUMBA_MIN_ANSWERS = 1_000_000   # `auto`: fits of fewer answers stay on NumPy (unless loaded),
+ONE_PASS_FACTOR = 10            # ... and one pass (votes, sorts, randomized response) of 10× as many
+SMALL_TABLE = 2**16             # W·L·K cells of a Dawid–Skene table that stays in cache (few workers)
+_CHOICE: Optional[str] = None   # set_kernel_path's choice (None: $LDP_TRUTH_KERNELS)
+_COMPILED: dict = {}            # the kernels loaded in this process, by name
+
+def set_kernel_path(path: Optional[str]) -> None:
+    "Kernels for later fits: 'numba', 'numpy', 'auto' (by size), None (back to $LDP_TRUTH_KERNELS)."
+    if path is not None and path not in KERNEL_PATHS:
+        raise ValueError(f"path must be None or one of {KERNEL_PATHS}, got {path!r}")
+    global _CHOICE
+    _CHOICE = path
+
+def _chosen() -> str:
+    "The path asked for: set_kernel_path's, else $LDP_TRUTH_KERNELS, else 'auto'."
+    path = _CHOICE or os.environ.get("LDP_TRUTH_KERNELS") or "auto"
+    if path not in KERNEL_PATHS:
+        raise ValueError(f"LDP_TRUTH_KERNELS must be one of {KERNEL_PATHS}, got {path!r}")
+    return path
+
+def numba_available() -> bool:
+    "Whether numba is installed (found without importing it)."
+    return importlib.util.find_spec("numba") is not None
+
+def kernel_path(n_answers: int = 0, one_pass: bool = False) -> str:
+    "'numba' or 'numpy': the kernels for `n_answers` answers, in a fit or (`one_pass`) a single pass."
+    path = _chosen()
+    if path == "numba" and not numba_available():
+        raise ImportError("LDP_TRUTH_KERNELS=numba, but numba is not installed: "
+                          "pip install numba, or choose 'numpy'")
+    if path != "auto": return path
+    if not numba_available(): return "numpy"
+    enough = n_answers >= NUMBA_MIN_ANSWERS * (ONE_PASS_FACTOR if one_pass else 1)
+    return "numba" if _COMPILED or enough else "numpy"
+
+def describe_kernels(n_answers: int = 0) -> str:
+    "One line: which kernels an iterative fit of `n_answers` answers runs on, and why."
+    path, chosen = kernel_path(n_answers), _chosen()
+    if path == "numpy":
+        why = ("numba is not installed" if not numba_available() else "asked for" if chosen == "numpy"
+               else f"fewer than {NUMBA_MIN_ANSWERS:,} answers and no compiled kernel loaded yet")
+        return f"NumPy/SciPy kernels ({why})"
+    import numba
+    why = "asked for" if chosen == "numba" else "by size or already loaded"
+    return f"numba {numba.__version__} kernels on {numba.get_num_threads()} threads ({why})"
+
+# %% ../nbs/03a_kernels.ipynb #baf9a420
+prange = range                    # numba.prange once numba is loaded (`_jit`)
+os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")   # read when numba is imported: no GNU OpenMP
+_PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
+
+def _jit(fn: Callable, parallel: bool = False) -> Callable:
+    "`fn` compiled by numba on first use, its machine code cached on disk."
+    if fn.__name__ not in _COMPILED:
+        import numba
+        if parallel and numba.config.THREADING_LAYER == "default":   # numba was imported before us
+            numba.config.THREADING_LAYER = "forksafe"
+        globals()["prange"] = numba.prange
+        jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
+        _COMPILED[fn.__name__] = jit(fn)
+    return _COMPILED[fn.__name__]
+
+def _run(fn: Callable, *args, parallel: bool = False):
+    "Call the compiled `fn` on `args`."
+    if not parallel: return _jit(fn)(*args)
+    with _PARALLEL_LOCK: return _jit(fn, True)(*args)
+
+def _unsigned(x: np.ndarray) -> np.ndarray:
+    "x viewed as unsigned integers (indices ≥ 0: compiled loops skip their negative-index checks)."
+    return x.view(np.dtype(f"u{x.itemsize}"))
 
 # %% ../nbs/03a_kernels.ipynb #c9d02bf8
 def has_answers(task: np.ndarray, n_tasks: int) -> np.ndarray:
@@ -53,6 +131,7 @@ def softmax_rows(L: np.ndarray) -> tuple:
 def class_counts(task: np.ndarray, value: np.ndarray, n_tasks: int, n_classes: int,
                  weight: Optional[np.ndarray] = None) -> np.ndarray:
     "Tasks × classes table of (optionally weighted) votes."
+    if kernel_path(len(task), True) == "numba": return _numba_class_counts(task, value, n_tasks, n_classes, weight)
     key = task.astype(np.int64)
     key *= n_classes                                     # in place: one int64 array of scratch, not three
     key += value
@@ -77,8 +156,11 @@ def vote_shares(counts: np.ndarray, log_channel: Optional[np.ndarray] = None) ->
 
 # %% ../nbs/03a_kernels.ipynb #b8cfd366
 def onehot(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, n_tasks: int,
-           n_classes: int) -> sp.csr_matrix:
-    "The tasks × (worker, observed class) indicator matrix of the answers, CSR (int32 columns when they fit)."
+           n_classes: int) -> Union[sp.csr_matrix, "AnswerOrder"]:
+    "The tasks × (worker, observed class) indicator matrix, CSR; on the compiled path its twin `AnswerOrder`."
+    few = n_workers * n_classes**2 <= SMALL_TABLE           # a table in cache: compiled code gains little
+    if kernel_path(len(task), one_pass=few) == "numba":
+        return AnswerOrder(worker, task, value, n_workers, n_tasks, n_classes)
     n_cols = n_workers * n_classes
     idx = np.int32 if n_cols < 2**31 else np.int64
     cols = worker.astype(idx)
@@ -135,6 +217,7 @@ def row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix
 def e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray,
            out: Optional[np.ndarray] = None) -> tuple:
     "Task posteriors (tasks × K, into `out` if given) and the log-likelihood, given log Pr(z | c) as (W, K, L)."
+    if not sp.issparse(X): return _numba_e_step(X, log_conf, log_prior, out)
     W, K, L = log_conf.shape
     B = log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows (w, z), columns c
     P = np.empty((X.shape[0], K)) if out is None else out
@@ -146,6 +229,7 @@ def e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray,
 # %% ../nbs/03a_kernels.ipynb #b79f09fc
 def observed_counts(X: sp.csr_matrix, P: np.ndarray, n_workers: int) -> np.ndarray:
     "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), per task block; laid out (W, z, c)."
+    if not sp.issparse(X): return _numba_observed_counts(X, P)
     K = P.shape[1]
     parts = in_blocks(lambda s: row_view(X, s, transpose=True) @ P[s], task_blocks(X))
     N = parts[0]
@@ -155,6 +239,7 @@ def observed_counts(X: sp.csr_matrix, P: np.ndarray, n_workers: int) -> np.ndarr
 # %% ../nbs/03a_kernels.ipynb #fd2fbce8
 def normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
     "Rows of N + smoothing floored at EPS and normalised to sum to 1 (smoothing=0: crowd-kit's M-step)."
+    if kernel_path(N.size) == "numba": return _numba_normalise(N, smoothing)
     E = np.empty_like(N)
     def block(s: slice):
         np.maximum(N[s] + smoothing if smoothing else N[s], EPS, out=E[s])
@@ -165,6 +250,7 @@ def normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #97e087dd
 def blocked_log(E: np.ndarray) -> np.ndarray:
     "np.log(E) in E's memory layout, blocks of workers on the threads (the M-step's largest pass)."
+    if kernel_path(E.size) == "numba": return np.log(E)        # no thread pool on the compiled path
     out = np.empty_like(E)
     in_blocks(lambda s: np.log(E[s], out=out[s]), even_blocks(len(E), E.size))
     return out
@@ -214,54 +300,14 @@ def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray
         return np.sqrt(np.bincount(task, weights=(value - mean[task]) ** 2, minlength=n_tasks) / n)
 
 # %% ../nbs/03a_kernels.ipynb #99d3e0eb
-try:
-    from numba import njit
-except ImportError:                  # numba is optional: sort_by_task then sorts with NumPy, to the same order
-    njit = None
-
-def _sort_runs(order: np.ndarray, start: np.ndarray, count: np.ndarray, value: np.ndarray) -> None:
-    "Sort each task's run of `order` by value in place, ties in answer order (insertion sort for short runs)."
-    for j in range(len(start)):
-        a, b = start[j], start[j] + count[j]
-        if b - a > 32:
-            order[a:b] = order[a:b][np.argsort(value[order[a:b]], kind="mergesort")]
-            continue
-        for k in range(a + 1, b):
-            x, vx, m = order[k], value[order[k]], k - 1
-            while m >= a and value[order[m]] > vx:
-                order[m + 1] = order[m]
-                m -= 1
-            order[m + 1] = x
-
-def _sort_by_task_loop(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
-    "(order, start, count) by loops: a stable counting sort by task, then each task's run by value."
-    count = np.zeros(n_tasks, np.int64)
-    for t in task: count[t] += 1
-    start = np.cumsum(count) - count
-    fill, order = start.copy(), np.empty(len(task), np.int64)
-    for i in range(len(task)):
-        order[fill[task[i]]] = i
-        fill[task[i]] += 1
-    _sort_runs(order, start, count, value)
-    return order, start, count
-
-def _sort_by_task_numpy(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
-    "(order, start, count) with NumPy: a stable argsort by value, then a stable radix sort by task."
-    order = np.argsort(value, kind="stable")
+def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+    "Answers sorted by (task, value): (order, each task's start and count, sorted values, sorted tasks)."
+    if kernel_path(len(task), True) == "numba": return _numba_sort_by_task(task, value, n_tasks)
+    order = np.argsort(value, kind="stable")                   # by value, then a stable radix sort by task
     for shift in range(0, max(int(n_tasks - 1).bit_length(), 1), 16):
         order = order[np.argsort((task[order] >> shift).astype(np.uint16), kind="stable")]
     count = np.bincount(task, minlength=n_tasks)
-    return order, np.cumsum(count) - count, count
-
-if njit is not None:
-    _sort_runs = njit(cache=True, nogil=True)(_sort_runs)
-    _sort_by_task_loop = njit(cache=True, nogil=True)(_sort_by_task_loop)
-
-def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
-    "Answers sorted by (task, value), ties in answer order: (order, task starts, counts, values, tasks)."
-    sort = _sort_by_task_numpy if njit is None else _sort_by_task_loop
-    order, start, count = sort(task, value, n_tasks)
-    return order, start, count, value[order], task[order]
+    return order, np.cumsum(count) - count, count, value[order], task[order]
 
 # %% ../nbs/03a_kernels.ipynb #800e43a4
 def task_median(by_task: tuple) -> np.ndarray:
@@ -275,6 +321,7 @@ def task_median(by_task: tuple) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #2fc6a489
 def sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     "Weighted median of each task from positive weights already in `by_task`'s sorted order; NaN unanswered."
+    if kernel_path(len(weight), True) == "numba": return _numba_weighted_median(by_task, weight)
     order, start, count, v, task = by_task
     ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
     total = np.bincount(task, weights=weight, minlength=len(count))
@@ -314,6 +361,7 @@ def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.
 # %% ../nbs/03a_kernels.ipynb #b3824965
 def task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     "MAD_SIGMA × each task's median absolute deviation about `centre` (0 if most answers equal it; NaN unanswered)."
+    if kernel_path(len(by_task[3]), True) == "numba": return _numba_mad(by_task, centre)
     count = by_task[2]
     middle = np.stack([(count + 1) // 2, count // 2 + 1], 1)   # the middle deviation(s)
     with np.errstate(invalid="ignore"): mad = task_kth_deviation(by_task, centre, middle).mean(1)
@@ -373,3 +421,255 @@ def huber_step(u: np.ndarray, weight: np.ndarray, task: np.ndarray, n_tasks: int
         with np.errstate(divide="ignore"): h = np.where(a <= cap, weight * np.minimum(1.0, c / a), 0.0)
         curv[flat] = np.bincount(task, weights=h, minlength=n_tasks)[flat]
     with np.errstate(invalid="ignore", divide="ignore"): return np.where(curv > 0, num / curv, 0.0)
+
+# %% ../nbs/03a_kernels.ipynb #7d2b68e8
+def _is_sorted(x):
+    "Whether x is non-decreasing."
+    for i in range(1, len(x)):
+        if x[i] < x[i - 1]: return False
+    return True
+
+def _starts(key, n_keys):
+    "Where each key's run starts once `key` is sorted: n_keys + 1 offsets."
+    ptr = np.zeros(n_keys + 1, np.int64)
+    for a in range(len(key)): ptr[key[a] + 1] += 1
+    for k in range(n_keys): ptr[k + 1] += ptr[k]
+    return ptr
+
+def _group(key, ptr, x):
+    "x stably grouped by `key` (a counting sort; `ptr` from `_starts`)."
+    nxt = ptr[:-1].copy()
+    out = np.empty_like(x)
+    for a in range(len(key)):
+        out[nxt[key[a]]] = x[a]
+        nxt[key[a]] += 1
+    return out
+
+# %% ../nbs/03a_kernels.ipynb #2216facc
+ANSWERS_PER_BLOCK = 2**16   # a parallel block of tasks (or workers) holds about this many answers
+TABLE_BLOCKS = 4            # ... that many of them, whatever the number of threads
+
+def _cuts(ptr: np.ndarray, per: int = ANSWERS_PER_BLOCK) -> np.ndarray:
+    "Block boundaries over the rows of `ptr`, about `per` answers each: fixed by the data."
+    n, rows = int(ptr[-1]), len(ptr) - 1
+    k = max(1, min(rows, -(-n // per)))
+    inner = np.searchsorted(ptr, np.arange(1, k) * (n // k), side="right") - 1
+    return np.unique(np.r_[0, inner, rows]).astype(np.uint64)
+
+class AnswerOrder:
+    "The answers by task (E-step) and by worker (M-step, many workers): `onehot`'s compiled twin."
+    def __init__(self, worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int,
+                 n_tasks: int, n_classes: int):
+        worker, task, value = _unsigned(worker), _unsigned(task), _unsigned(value)
+        self.shape, tptr = (n_workers, n_classes), _run(_starts, task, n_tasks)
+        if _run(_is_sorted, task): self.tw, self.tz = worker, value        # sorted by task: no copy
+        else: self.tw, self.tz = _run(_group, task, tptr, worker), _run(_group, task, tptr, value)
+        self.tptr, self.tcuts = _unsigned(tptr), _cuts(tptr)
+        self.by_task = n_workers * n_classes * n_classes <= SMALL_TABLE
+        if self.by_task: self.mcuts = _cuts(tptr, -(-len(task) // TABLE_BLOCKS))
+        else:
+            wptr = _run(_starts, worker, n_workers)
+            self.wt, self.wz = _run(_group, worker, wptr, task), _run(_group, worker, wptr, value)
+            self.wptr, self.mcuts = _unsigned(wptr), _cuts(wptr)
+
+# %% ../nbs/03a_kernels.ipynb #71863e3e
+def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
+    "Per task block: P[t] = softmax(log_prior + Σ of B[w, z] over t's answers); lse[b] = Σ log-sum-exp."
+    K = P.shape[1]
+    for b in prange(len(cuts) - 1):
+        for t in range(cuts[b], cuts[b + 1]):
+            P[t] = 0.0
+            for a in range(ptr[t], ptr[t + 1]):
+                for c in range(K): P[t, c] += B[worker[a], value[a], c]
+        total = 0.0
+        for t in range(cuts[b], cuts[b + 1]):
+            m = -np.inf
+            for c in range(K):
+                P[t, c] += log_prior[c]
+                m = max(m, P[t, c])
+            s = 0.0
+            for c in range(K):
+                P[t, c] = np.exp(P[t, c] - m)
+                s += P[t, c]
+            for c in range(K): P[t, c] /= s
+            total += m + np.log(s)
+        lse[b] = total
+
+def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
+    "Per task block, into its own table: parts[b, w, z, c] = Σ of P[t, c] over its answers (w, z)."
+    K = P.shape[1]
+    for b in prange(len(cuts) - 1):
+        parts[b] = 0.0
+        for t in range(cuts[b], cuts[b + 1]):
+            for a in range(ptr[t], ptr[t + 1]):
+                for c in range(K): parts[b, worker[a], value[a], c] += P[t, c]
+
+def _ds_counts_by_worker(ptr, task, value, P, N, cuts):
+    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z."
+    K = P.shape[1]
+    for b in prange(len(cuts) - 1):
+        for w in range(cuts[b], cuts[b + 1]):
+            N[w] = 0.0
+            for a in range(ptr[w], ptr[w + 1]):
+                for c in range(K): N[w, value[a], c] += P[task[a], c]
+
+def _ds_normalise(N, smoothing, E, cuts):
+    "Per worker block: E[w, :, c] = max(N[w, :, c] + smoothing, EPS), normalised over the answers z."
+    L, K = N.shape[1], N.shape[2]
+    for b in prange(len(cuts) - 1):
+        s = np.empty(K)
+        for w in range(cuts[b], cuts[b + 1]):
+            s[:] = 0.0
+            for z in range(L):
+                for c in range(K):
+                    E[w, z, c] = max(N[w, z, c] + smoothing, 1e-10)
+                    s[c] += E[w, z, c]
+            for z in range(L):
+                for c in range(K): E[w, z, c] /= s[c]
+
+# %% ../nbs/03a_kernels.ipynb #5ba59a4c
+def _numba_e_step(order: AnswerOrder, log_conf: np.ndarray, log_prior: np.ndarray,
+                  out: Optional[np.ndarray] = None) -> tuple:
+    "`e_step` on the compiled path."
+    P = np.empty((len(order.tptr) - 1, log_conf.shape[1])) if out is None else out
+    lse = np.empty(len(order.tcuts) - 1)
+    B = np.ascontiguousarray(log_conf.transpose(0, 2, 1))     # (W, z, c): a copy only through a channel
+    prior = np.asarray(log_prior, np.float64)
+    _run(_ds_e_step, order.tptr, order.tw, order.tz, B, prior, P, order.tcuts, lse, parallel=True)
+    return P, float(lse.sum())
+
+def _numba_observed_counts(order: AnswerOrder, P: np.ndarray) -> np.ndarray:
+    "`observed_counts` on the compiled path."
+    (W, L), K = order.shape, P.shape[1]
+    if not order.by_task:
+        N = np.empty((W, L, K))
+        _run(_ds_counts_by_worker, order.wptr, order.wt, order.wz, P, N, order.mcuts, parallel=True)
+        return N.transpose(0, 2, 1)
+    parts = np.empty((len(order.mcuts) - 1, W, L, K))
+    _run(_ds_counts_by_task, order.tptr, order.tw, order.tz, P, parts, order.mcuts, parallel=True)
+    N = parts[0]
+    for part in parts[1:]: N += part
+    return N.transpose(0, 2, 1)
+
+def _numba_normalise(N: np.ndarray, smoothing: float) -> np.ndarray:
+    "`normalise_confusion` on the compiled path (N given (W, c, z), laid out (W, z, c) or not)."
+    Nm = np.ascontiguousarray(N.transpose(0, 2, 1))
+    E = np.empty_like(Nm)
+    rows = max(1, ANSWERS_PER_BLOCK // max(Nm[0].size, 1))
+    cuts = np.unique(np.r_[np.arange(0, len(Nm), rows), len(Nm)]).astype(np.uint64)
+    _run(_ds_normalise, Nm, float(smoothing), E, cuts, parallel=True)
+    return E.transpose(0, 2, 1)
+
+# %% ../nbs/03a_kernels.ipynb #206900ae
+def _votes(task, value, weight, n_tasks, n_classes):
+    "Tasks × classes table of the answers' weights (1 each if `weight` is empty), added in their order."
+    out = np.zeros((n_tasks, n_classes))
+    for a in range(len(task)): out[task[a], value[a]] += weight[a] if len(weight) else 1.0
+    return out
+
+def _sort_runs(ptr, order, v):
+    "Within each run ptr[t]:ptr[t+1] of `order`, a stable insertion sort by the values v[order]."
+    for t in range(len(ptr) - 1):
+        for i in range(ptr[t] + 1, ptr[t + 1]):
+            o, j = order[i], i - 1
+            while j >= ptr[t] and v[order[j]] > v[o]:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = o
+
+def _wmedian(start, count, v, weight, out):
+    "`sorted_weighted_median`: shares added into one running sum, the median where it crosses a half."
+    run = 0.0
+    for t in range(len(start)):
+        s, k = start[t], count[t]
+        if k == 0:
+            out[t] = np.nan
+            continue
+        total = 0.0
+        for a in range(s, s + k): total += weight[a]
+        half = run + 0.5
+        tol = max(1e-9, 4 * k * (np.nextafter(half, np.inf) - half))
+        lo, hi = s + k - 1, s + k - 1          # the first answers whose running sum passes half ∓ tol
+        found_lo = found_hi = False
+        for a in range(s, s + k):
+            run += weight[a] / total
+            if not found_lo and run >= half - tol: lo, found_lo = a, True
+            if not found_hi and run > half + tol: hi, found_hi = a, True
+        out[t] = (v[lo] + v[hi]) / 2
+
+def _mad(start, count, v, centre, out):
+    "The median of each task's |v − centre| (mean of the middle two), merging outwards from it."
+    for t in range(len(start)):
+        s, k = start[t], count[t]
+        if k == 0:
+            out[t] = np.nan
+            continue
+        c, k1, k2 = centre[t], (k + 1) // 2, k // 2 + 1
+        hi = s
+        while hi < s + k and v[hi] < c: hi += 1
+        lo, total = hi - 1, 0.0
+        for j in range(1, k2 + 1):
+            if hi >= s + k or (lo >= s and c - v[lo] < v[hi] - c):
+                d = c - v[lo]
+                lo -= 1
+            else:
+                d = v[hi] - c
+                hi += 1
+            if j == k1: total += d
+            if j == k2: total += d
+        out[t] = total / 2
+
+# %% ../nbs/03a_kernels.ipynb #5c0b35a9
+def _numba_class_counts(task: np.ndarray, value: np.ndarray, n_tasks: int, n_classes: int,
+                        weight: Optional[np.ndarray]) -> np.ndarray:
+    "`class_counts` on the compiled path (integer counts without weights, as `np.bincount`)."
+    w = np.empty(0) if weight is None else np.asarray(weight, np.float64)
+    out = _run(_votes, _unsigned(task), _unsigned(value), w, n_tasks, n_classes)
+    return out if weight is not None else out.astype(np.int64)
+
+def _numba_sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+    "`sort_by_task` on the compiled path."
+    ptr = _run(_starts, _unsigned(task), n_tasks)
+    order = _run(_group, _unsigned(task), ptr, np.arange(len(task)))
+    _run(_sort_runs, ptr, order, value)
+    return order, ptr[:-1], np.diff(ptr), value[order], task[order]
+
+def _numba_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
+    "`sorted_weighted_median` on the compiled path."
+    _, start, count, v, _ = by_task
+    out = np.empty(len(count))
+    _run(_wmedian, start, count, v, np.asarray(weight, np.float64), out)
+    return out
+
+def _numba_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
+    "`task_mad` on the compiled path."
+    _, start, count, v, _ = by_task
+    out = np.empty(len(count))
+    _run(_mad, start, count, v, np.asarray(centre, np.float64), out)
+    return MAD_SIGMA * out
+
+# %% ../nbs/03a_kernels.ipynb #96bd6db0
+def _flip_loop(x, u, p, k, out):
+    "out[i] = x[i], or where u[i] < p the symbol x[i] + 1 + ⌊(k − 1)·u[n + i]⌋ (mod k)."
+    n = len(x)
+    for i in range(n):
+        if u[i] < p[i if len(p) > 1 else 0]:
+            out[i] = (x[i] + 1 + int(min(np.floor(u[n + i] * (k - 1)), k - 2))) % k
+        else: out[i] = x[i]
+
+def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
+    "Symbols x[i] < k flipped where u[i] < p_flip (one, or one per answer) to one chosen by u[n + i]."
+    n = len(x)
+    if kernel_path(n, one_pass=True) == "numba":
+        out = np.empty_like(x)
+        _run(_flip_loop, x, u, np.atleast_1d(np.asarray(p_flip, np.float64)), k, out)
+        return out
+    shift = u[n:]                           # worked on in place, then held in the smallest integer type
+    shift *= k - 1
+    np.floor(shift, out=shift)
+    np.minimum(shift, k - 2, out=shift)
+    other = shift.astype(np.int16 if 2 * k < 2**15 else np.int64)
+    np.add(other, x, out=other, casting="unsafe")      # x < k: the sum x + 1 + shift < 2k fits
+    other += 1
+    other %= k
+    return np.where(u[:n] < p_flip, other, x)

@@ -15,6 +15,7 @@ from scipy.optimize import brentq
 
 from .data import (Answers, RngLike, as_generator, check_count, check_domain, check_fraction,
                             check_nonnegative, check_positive, check_real, documented)
+from .kernels import rr_flip
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
@@ -330,17 +331,7 @@ class NoPrivacy(Mechanism):
 # %% ../nbs/04_mechanisms.ipynb #dc7adf9b
 def _flip(x: np.ndarray, p_flip, k: int, rng, secure: bool) -> np.ndarray:
     "Keep each symbol w.p. 1−p_flip, else output one of the other k−1 symbols uniformly (Li et al. Def. 5.1)."
-    n = len(x)
-    u = _uniform(2 * n, rng, secure)
-    shift = u[n:]                                      # worked on in place, then held in the smallest integer type
-    shift *= k - 1
-    np.floor(shift, out=shift)
-    np.minimum(shift, k - 2, out=shift)
-    other = shift.astype(np.int16 if 2 * k < 2**15 else np.int64)
-    np.add(other, x, out=other, casting="unsafe")      # x < k: the sum x + 1 + shift < 2k fits
-    other += 1
-    other %= k
-    return np.where(u[:n] < p_flip, other, x)
+    return rr_flip(x, _uniform(2 * len(x), rng, secure), p_flip, k)
 
 def _class_vector(values, n_classes: int) -> np.ndarray:
     "One worker's categorical vector as floats: class indices 0..K−1 or NaN (NULL)."

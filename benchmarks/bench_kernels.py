@@ -1,0 +1,282 @@
+"""The compiled (numba) kernels against the NumPy/SciPy path and crowd-kit, in one process: Dawid–Skene seconds per
+iteration vs the number of workers, compile and cache-load times, a whole fit in a fresh process, the continuous
+aggregators, and (with --big N) the one-machine run of bench_scale on the numba path.
+
+Run `python benchmarks/bench_kernels.py` (about 15 minutes on 2 cores; writes benchmarks/results/bench_kernels.md),
+`--quick` (small sizes, prints only), or one section: `--only workers|compile|fresh|continuous|dask`.
+`--big N` runs bench_scale's one-machine stages (fresh processes) on N answers with LDP_TRUTH_KERNELS=numba and puts
+that section into the results file (10⁸ answers: about 6 GB of memory).
+"""
+from __future__ import annotations
+
+import warnings
+
+warnings.filterwarnings("ignore", category=DeprecationWarning)   # crowd-kit on pandas 3
+warnings.filterwarnings("ignore", category=FutureWarning)
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_scale import K, interleaved_marginal, markdown, replace_section, simulate_frame   # noqa: E402
+
+import crowdkit.aggregation as ck   # noqa: E402
+import numba                        # noqa: E402
+
+from ldp_truth import kernels                                    # noqa: E402
+from ldp_truth.data import Answers                               # noqa: E402
+from ldp_truth.inference import CRH, GTM, DawidSkene             # noqa: E402
+
+DEFAULT_OUT = HERE / "results" / "bench_kernels.md"
+
+
+def on_path(path: str, threads: int, fit):
+    "`fit` run with the kernels of `path` ('numba' or 'numpy') and numba on `threads` threads."
+    def run(*args):
+        kernels.set_kernel_path(path)
+        numba.set_num_threads(threads)
+        try: return fit(*args)
+        finally: kernels.set_kernel_path(None); numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return run
+
+
+def load() -> str:
+    "The 1-minute load average now."
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+# ---- Dawid–Skene seconds per iteration vs workers ----------------------------------------------------------------
+def workers_table(n_answers: int, worker_counts: list, n_iter: int) -> pd.DataFrame:
+    "Marginal seconds per iteration of crowd-kit, the NumPy path and the numba path on 1 and 2 threads, interleaved."
+    rows = []
+    for W in worker_counts:
+        df = simulate_frame(n_answers, W)
+        A = Answers.from_frame(df)
+        ds = lambda n: DawidSkene(n_iter=n, tol=0).fit(A)
+        before = load()
+        t = interleaved_marginal({"crowdkit": lambda n: ck.DawidSkene(n_iter=n, tol=-np.inf).fit_predict(df),
+                                  "numpy": on_path("numpy", 2, ds), "numba_1": on_path("numba", 1, ds),
+                                  "numba_2": on_path("numba", 2, ds)}, n_iter)
+        ref = on_path("numpy", 2, ds)(n_iter)
+        same = {th: on_path("numba", th, ds)(n_iter) for th in (1, 2)}
+        ll = lambda m: m.log_likelihood_[-1]
+        best = min(t["numba_1"], t["numba_2"])
+        rows.append(dict(answers=len(df), workers=W, load_1min=f"{before}→{load()}",
+                         crowdkit=t["crowdkit"], numpy=t["numpy"], numba_1=t["numba_1"], numba_2=t["numba_2"],
+                         speedup_2=t["crowdkit"] / t["numba_2"], speedup_best=t["crowdkit"] / best,
+                         vs_numpy=t["numpy"] / best,
+                         same_labels=all((m.labels_ == ref.labels_).all() for m in same.values()),
+                         ll_rel_diff=max(abs(ll(m) - ll(ref)) / abs(ll(ref)) for m in same.values())))
+        print(rows[-1], flush=True)
+    return pd.DataFrame(rows)
+
+
+WORKERS_NOTE = ("Seconds per EM iteration, (T({n}) − T(1)) / {m}, each T the best of 3, the four fits interleaved in one "
+                "process. `crowdkit`: crowd-kit's DawidSkene; `numpy`: ours with `LDP_TRUTH_KERNELS=numpy` (SciPy sparse "
+                "products in two task blocks on a thread pool); `numba_1`, `numba_2`: ours with the compiled kernels on "
+                "1 and 2 numba threads. `speedup_2` = crowdkit / numba_2, `speedup_best` = crowdkit / the better of "
+                "numba_1 and numba_2 (on a busy 2-core machine a second thread sometimes costs more than it saves), "
+                "`vs_numpy` = numpy / that. `same_labels`: the numba path's labels equal the NumPy path's on 1 and 2 "
+                "threads; `ll_rel_diff`: the largest relative gap of the final log-likelihoods. `load_1min`: the load "
+                "average (2 cores, shared) before → after the row.")
+
+
+# ---- compile and load ---------------------------------------------------------------------------------------------
+PROBE = r"""
+import json, sys, time
+t = time.perf_counter(); import ldp_truth.inference as inf; t_import = time.perf_counter() - t
+numba_at_import = "numba" in sys.modules
+from ldp_truth import kernels
+from ldp_truth.simulate import confusion_workers, continuous_workers, random_confusions
+import numpy as np
+A = confusion_workers(50, 500, random_confusions(50, {K}, rng=0), density=0.2, rng=1).answers
+C = continuous_workers(50, 500, lam1=1, density=0.2, rng=2).answers
+kernels.set_kernel_path("numba")
+out = dict(import_ldp_truth_s=t_import, numba_at_import=numba_at_import)
+t = time.perf_counter(); import numba; out["import_numba_s"] = time.perf_counter() - t
+for name, fit in [("DawidSkene", lambda: inf.DawidSkene(n_iter=2).fit(A)),
+                  ("OneCoinDawidSkene", lambda: inf.OneCoinDawidSkene(n_iter=2).fit(A)),
+                  ("MajorityVote", lambda: inf.MajorityVote().fit(A)),
+                  ("CRH", lambda: inf.CRH(n_iter=2).fit(C)), ("GTM", lambda: inf.GTM(n_iter=2).fit(C))]:
+    t = time.perf_counter(); fit(); out[name + "_first_s"] = time.perf_counter() - t
+    t = time.perf_counter(); fit(); out[name + "_again_s"] = time.perf_counter() - t
+print(json.dumps(out))
+"""
+
+
+def probe(cache_dir: str) -> dict:
+    "One fresh process: import times and each aggregator's first fit (kernel compile or cache load) and second fit."
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", PROBE.format(K=K)], env=env, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def compile_table(repeats: int = 3) -> pd.DataFrame:
+    "Cold compile (empty cache), then cached loads, each in a fresh process."
+    rows = []
+    for r in range(repeats):
+        with tempfile.TemporaryDirectory() as cache:
+            rows.append(dict(run="cold", load_1min=load(), **probe(cache)))
+            rows.append(dict(run="cached", load_1min=load(), **probe(cache)))
+        print(rows[-2:], flush=True)
+    df = pd.DataFrame(rows)
+    first = [c for c in df.columns if c.endswith("_first_s")]
+    df["kernels_s"] = df[first].sum(1) - df[[c.replace("_first", "_again") for c in first]].sum(1)
+    return df
+
+
+COMPILE_NOTE = ("Each row is a fresh process with `NUMBA_CACHE_DIR` set to a new empty directory (`cold`), then a second "
+                "process on that directory (`cached`). `import_ldp_truth_s`: `import ldp_truth.inference`; "
+                "`numba_at_import`: whether that imported numba (it must not); `import_numba_s`: then `import numba`; "
+                "`X_first_s`: the first fit of X on 1,250 answers with `LDP_TRUTH_KERNELS=numba` (compile or cache load "
+                "of the kernels it uses, in this order: each loads only what the ones before it did not), `X_again_s`: "
+                "the same fit again; `kernels_s` = Σ first − Σ again: the whole compile (cold) or load (cached).")
+
+
+# ---- a whole fit in a fresh process -------------------------------------------------------------------------------
+FRESH = r"""
+import json, sys, time, numpy as np, pandas as pd, warnings
+warnings.filterwarnings("ignore")
+df = pd.read_parquet(sys.argv[1])
+t = time.perf_counter()
+if sys.argv[2] == "crowdkit":
+    import crowdkit.aggregation as ck
+    ck.DawidSkene(n_iter=10, tol=-np.inf).fit_predict(df)
+else:
+    from ldp_truth.inference import DawidSkene
+    from ldp_truth import kernels
+    DawidSkene(n_iter=10, tol=0).fit_predict(df)
+print(json.dumps(dict(seconds=time.perf_counter() - t,
+                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else "numpy")))
+"""
+
+
+def fresh_table(n_answers: int, n_workers: int, rounds: int = 3) -> pd.DataFrame:
+    "A 10-iteration fit from a DataFrame in a fresh process (imports of the fit included, data loading not), best of rounds."
+    df = simulate_frame(n_answers, n_workers)
+    best, ran = {}, {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "answers.parquet"
+        df.to_parquet(path)
+        for _ in range(rounds):
+            for name, env in [("crowdkit", {}), ("ours, auto", {"LDP_TRUTH_KERNELS": "auto"}),
+                              ("ours, numba", {"LDP_TRUTH_KERNELS": "numba"}),
+                              ("ours, numpy", {"LDP_TRUTH_KERNELS": "numpy"})]:
+                who = "crowdkit" if name == "crowdkit" else "ours"
+                out = subprocess.run([sys.executable, "-c", FRESH, str(path), who], env=dict(os.environ, **env),
+                                     check=True, capture_output=True, text=True).stdout
+                r = json.loads(out.strip().splitlines()[-1])
+                best[name], ran[name] = min(best.get(name, np.inf), r["seconds"]), r["path"]
+    rows = [dict(answers=len(df), workers=n_workers, fit=k, kernels=ran[k], seconds=v, speedup=best["crowdkit"] / v,
+                 load_1min=load()) for k, v in best.items()]
+    return pd.DataFrame(rows)
+
+
+# ---- continuous aggregators ---------------------------------------------------------------------------------------
+def continuous_table(n_workers: int, n_tasks: int, rounds: int = 3) -> pd.DataFrame:
+    "CRH() and GTM() on both paths against the previous squared-loss defaults (bench_continuous's copy), interleaved."
+    from bench_continuous import old_crh, old_gtm
+    from ldp_truth.simulate import continuous_workers
+    A = continuous_workers(n_workers, n_tasks, lam1=1, density=0.01, rng=20240601).answers
+    fits = {"previous CRH(squared)": lambda: old_crh(A), "previous GTM": lambda: old_gtm(A),
+            "CRH(), numpy": on_path("numpy", 2, lambda: CRH().fit(A)),
+            "CRH(), numba": on_path("numba", 2, lambda: CRH().fit(A)),
+            "GTM(), numpy": on_path("numpy", 2, lambda: GTM().fit(A)),
+            "GTM(), numba": on_path("numba", 2, lambda: GTM().fit(A))}
+    for f in fits.values(): f()
+    best = {}
+    for _ in range(rounds):
+        for k, f in fits.items():
+            t = time.perf_counter(); f(); best[k] = min(best.get(k, np.inf), time.perf_counter() - t)
+    same = {a: np.array_equal(on_path("numpy", 2, lambda: a().fit(A))().labels_,
+                              on_path("numba", 2, lambda: a().fit(A))().labels_, equal_nan=True) for a in (CRH, GTM)}
+    prev = {"CRH": best["previous CRH(squared)"], "GTM": best["previous GTM"]}
+    rows = [dict(answers=A.n_answers, fit=k, seconds=v, vs_previous_default=v / prev[k[:3]] if k[:3] in prev else np.nan,
+                 same_as_numpy=same.get(CRH if k.startswith("CRH") else GTM) if "numba" in k else "", load_1min=load())
+            for k, v in best.items()]
+    return pd.DataFrame(rows)
+
+
+# ---- Dask --------------------------------------------------------------------------------------------------------
+def dask_table(n_answers: int) -> pd.DataFrame:
+    "Seconds per DS iteration on a LocalCluster (2 processes, 4 Parquet partitions), NumPy vs numba partitions."
+    from bench_scale import dask_tables
+    from dask.distributed import Client, LocalCluster
+    rows = []
+    for path in ("numpy", "numba"):
+        os.environ["LDP_TRUTH_KERNELS"] = path        # the worker processes inherit it
+        with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as c:
+            _, by_size = dask_tables(c, [n_answers], [4], 1000, 5)
+        rows += [dict(kernels=path, load_1min=load(), **r) for r in by_size.to_dict("records")]
+        print(rows[-1], flush=True)
+    os.environ.pop("LDP_TRUTH_KERNELS")
+    return pd.DataFrame(rows)
+
+
+def section(title: str, table: pd.DataFrame, note: str = "") -> str:
+    "A Markdown section."
+    return f"## {title}\n\n{markdown(table)}\n\n{note}\n\n"
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="small sizes (smoke test), prints only")
+    p.add_argument("--only", choices=("workers", "compile", "fresh", "continuous", "dask"), nargs="*")
+    p.add_argument("--big", type=int, help="run bench_scale's one-machine stages on this many answers (numba path)")
+    p.add_argument("--out", type=Path, default=None)
+    a = p.parse_args(argv)
+    out = a.out or (None if a.quick else DEFAULT_OUT)
+    text = out.read_text() if out and out.exists() else (
+        f"# bench_kernels ({platform.machine()}, {os.cpu_count()} cores, numba {numba.__version__})\n\n")
+    if a.big:
+        from bench_scale import one_machine_section
+        os.environ["LDP_TRUTH_KERNELS"] = "numba"
+        text = replace_section(text, one_machine_section(a.big))
+    only = a.only or ([] if a.big else ["workers", "compile", "fresh", "continuous", "dask"])
+    n_mem, counts, n_iter = (20_000, [100, 2_000], 3) if a.quick else (2_000_000, [1_000, 20_000, 200_000], 10)
+    stamp = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC"
+    if "workers" in only:
+        text = replace_section(text, section(
+            f"Dawid–Skene seconds per iteration vs workers ({n_mem:,} answers, K={K}; {stamp})",
+            workers_table(n_mem, counts, n_iter), WORKERS_NOTE.format(n=n_iter, m=n_iter - 1)), "## Dawid–Skene")
+    if "compile" in only:
+        text = replace_section(text, section(f"Compile and load ({stamp})", compile_table(1 if a.quick else 3),
+                                             COMPILE_NOTE), "## Compile")
+    if "fresh" in only:
+        n, W = (20_000, 100) if a.quick else (1_000_000, 1_000)
+        text = replace_section(text, section(f"A whole 10-iteration fit in a fresh process ({stamp})", fresh_table(n, W),
+                                             "Each fit in its own new process, from a DataFrame read from Parquet "
+                                             "(reading not timed; the library's imports, the kernels' cache load and "
+                                             "`fit_predict` timed), best of 3."), "## A whole")
+    if "continuous" in only:
+        W, T = (100, 10_000) if a.quick else (1_000, 100_000)
+        text = replace_section(text, section(f"Continuous aggregators ({stamp})", continuous_table(W, T),
+                                             "`continuous_workers(1000, 100000, lam1=1, density=0.01)`; best of 3, "
+                                             "interleaved; `previous`: bench_continuous's copy of the old "
+                                             "squared-loss defaults."), "## Continuous")
+    if "dask" in only:
+        text = replace_section(text, section(f"Dask partitions ({stamp})", dask_table(20_000 if a.quick else 10_000_000),
+                                             "bench_scale's Dask measure (Parquet, 4 partitions, LocalCluster of 2 "
+                                             "one-thread processes) with the partitions' kernels chosen by "
+                                             "`LDP_TRUTH_KERNELS`."), "## Dask")
+    print(text)
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
