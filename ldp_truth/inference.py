@@ -874,6 +874,7 @@ class _LocalCRH:
 @documented(labels_="each task's truth: weighted-vote class index, weighted median or mean (-1/NaN: none)",
             proba_="categorical answers: tasks × classes, each task's weighted vote shares",
             skills_="each worker's weight (the same numbers as weights_)",
+            scale_="loss='huber' only: each task's moderated scale (MAD pulled towards the pooled one)",
             weights_="each worker's weight, −log of its share of the total loss",
             **ITERATION_DOCS, change_="the last change: labels changed, or largest move of a truth in task scales")
 class CRH(Aggregator):
