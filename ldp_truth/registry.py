@@ -57,12 +57,16 @@ def _check_kind(kind: Optional[str]) -> None:
     "None or one of KINDS, else a ValueError."
     if kind is not None and kind not in KINDS: raise ValueError(f"kind must be None or one of {KINDS}, got {kind!r}")
 
+def _entry(table: dict, name: str, what: str):
+    "The entry of `table` named `name` (display or command-line name), else a ValueError listing both."
+    for e in table.values():
+        if name in (e.name, e.cli): return e
+    raise ValueError(f"unknown {what} {name!r}; known: {', '.join(table)} "
+                     f"(on the command line: {', '.join(e.cli for e in table.values() if e.cli)})")
+
 def aggregator(name: str) -> AggregatorEntry:
     "The entry named `name` (display name, e.g. 'DawidSkene', or command-line name, e.g. 'ds')."
-    for e in AGGREGATORS.values():
-        if name in (e.name, e.cli): return e
-    raise ValueError(f"unknown aggregator {name!r}; known: {', '.join(AGGREGATORS)} "
-                     f"(on the command line: {', '.join(e.cli for e in AGGREGATORS.values() if e.cli)})")
+    return _entry(AGGREGATORS, name, "aggregator")
 
 RANGE_PARAMETER = "bounds"
 
@@ -124,10 +128,7 @@ MECHANISMS = {e.name: e for e in [
 # %% ../nbs/05a_registry.ipynb #f1b81e72
 def mechanism(name: str) -> MechanismEntry:
     "The entry named `name` (display name, e.g. 'RR', or command-line name, e.g. 'rr')."
-    for e in MECHANISMS.values():
-        if name in (e.name, e.cli): return e
-    raise ValueError(f"unknown mechanism {name!r}; known: {', '.join(MECHANISMS)} "
-                     f"(on the command line: {', '.join(e.cli for e in MECHANISMS.values())})")
+    return _entry(MECHANISMS, name, "mechanism")
 
 def mechanisms(kind: str, report_only: bool = True) -> dict:
     "Display name → factory `(epsilon, dataset) → Mechanism` for answers of `kind` (the report's with `report_only`)."
