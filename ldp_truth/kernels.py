@@ -32,7 +32,8 @@ EPS = 1e-10
 # %% ../nbs/03a_kernels.ipynb #04885199
 KERNEL_PATHS = ("auto", "numba", "numpy")
 NUMBA_MIN_ANSWERS = 1_000_000   # `auto`: fits of fewer answers stay on NumPy (unless loaded),
-ONE_PASS_FACTOR = 10            # ... and one pass (votes, sorts, randomized response) of 10× as many
+ONE_PASS_FACTOR = 10            # ... and one pass (votes, randomized response) of 10× as many; the continuous
+                                # fits' sort, medians and MADs run every iteration: they count as a fit
 SMALL_TABLE = 2**16             # W·L·K cells of a Dawid–Skene table that stays in cache (few workers)
 _CHOICE: Optional[str] = None   # set_kernel_path's choice (None: $LDP_TRUTH_KERNELS)
 _COMPILED: dict = {}            # the kernels loaded in this process, by name
@@ -302,7 +303,7 @@ def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray
 # %% ../nbs/03a_kernels.ipynb #99d3e0eb
 def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
     "Answers sorted by (task, value): (order, each task's start and count, sorted values, sorted tasks)."
-    if kernel_path(len(task), True) == "numba": return _numba_sort_by_task(task, value, n_tasks)
+    if kernel_path(len(task)) == "numba": return _numba_sort_by_task(task, value, n_tasks)
     order = np.argsort(value, kind="stable")                   # by value, then a stable radix sort by task
     for shift in range(0, max(int(n_tasks - 1).bit_length(), 1), 16):
         order = order[np.argsort((task[order] >> shift).astype(np.uint16), kind="stable")]
@@ -321,7 +322,7 @@ def task_median(by_task: tuple) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #2fc6a489
 def sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     "Weighted median of each task from positive weights already in `by_task`'s sorted order; NaN unanswered."
-    if kernel_path(len(weight), True) == "numba": return _numba_weighted_median(by_task, weight)
+    if kernel_path(len(weight)) == "numba": return _numba_weighted_median(by_task, weight)
     order, start, count, v, task = by_task
     ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
     total = np.bincount(task, weights=weight, minlength=len(count))
@@ -361,7 +362,7 @@ def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.
 # %% ../nbs/03a_kernels.ipynb #b3824965
 def task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     "MAD_SIGMA × each task's median absolute deviation about `centre` (0 if most answers equal it; NaN unanswered)."
-    if kernel_path(len(by_task[3]), True) == "numba": return _numba_mad(by_task, centre)
+    if kernel_path(len(by_task[3])) == "numba": return _numba_mad(by_task, centre)
     count = by_task[2]
     middle = np.stack([(count + 1) // 2, count // 2 + 1], 1)   # the middle deviation(s)
     with np.errstate(invalid="ignore"): mad = task_kth_deviation(by_task, centre, middle).mean(1)
