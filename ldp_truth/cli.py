@@ -19,11 +19,12 @@ import pandas as pd
 
 from . import __version__, registry
 from .data import Answers, dataset_table, find_data_root
-from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, LaplacePerturbation,
-                                  MatrixFactorization, Mechanism, OneLayer, RandomizedResponse, TwoLayer)
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
+                                  LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
+                                  RandomizedResponse, TwoLayer)
 from .privacy import audit, budget_report
-from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS, replace_folder,
-                              write_report)
+from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
+                              replace_folder, write_report)
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'METHODS',
@@ -35,40 +36,58 @@ __all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_ME
 class UsageError(ValueError):
     "A command-line argument the user can fix; reported as one line, exit status 2."
 
+# %% ../nbs/07_cli.ipynb #85077a0a
 ANSWER_COLUMNS = ("worker", "task", "label")
+
 
 def _read_table(path) -> pd.DataFrame:
     "A CSV file as text columns (no NA guessing), or an error naming its path: missing, or a folder."
     path = Path(path)
     if path.is_dir():
-        raise UsageError(f"input {str(path)!r} is a folder, not a CSV file (worker,task,label); only infer reads a "
-                         "folder, of Parquet files")
-    if not path.is_file(): raise FileNotFoundError(f"input file {str(path)!r} does not exist")
+        raise UsageError(
+            f"input {str(path)!r} is a folder, not a CSV file (worker,task,label); only infer reads a "
+            "folder, of Parquet files"
+        )
+    if not path.is_file():
+        raise FileNotFoundError(f"input file {str(path)!r} does not exist")
     return pd.read_csv(path, dtype=str, keep_default_na=False)
 
+# %% ../nbs/07_cli.ipynb #a9b3a9e6
 def _numeric_labels(labels: pd.Series, path) -> np.ndarray:
     "The label column as finite floats, or an error naming the first bad line."
     x = pd.to_numeric(labels, errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~np.isfinite(x))
-    if len(bad): raise ValueError(f"{path}: label on line {bad[0] + 2} is {labels.iloc[bad[0]]!r}, not a finite number "
-                                  "(numeric mechanisms and continuous methods need numbers)")
+    if len(bad):
+        raise ValueError(
+            f"{path}: label on line {bad[0] + 2} is {labels.iloc[bad[0]]!r}, not a finite number "
+            "(numeric mechanisms and continuous methods need numbers)"
+        )
     return x
 
-def read_answers(path, kind: str = "categorical", classes: Optional[Sequence[str]] = None) -> Answers:
+# %% ../nbs/07_cli.ipynb #95e80257
+def read_answers(
+    path, kind: str = "categorical", classes: Optional[Sequence[str]] = None
+) -> Answers:
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text (categorical) or numbers (continuous)."
     return _answers(_read_table(path), path, kind, classes)
 
+# %% ../nbs/07_cli.ipynb #2bf205d7
 def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence[str]]) -> Answers:
     "Answers from the text table of `path`, its columns and labels checked."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
-        raise ValueError(f"{path} must have the columns worker,task,label; missing {missing} (it has {list(df.columns)})")
+        raise ValueError(
+            f"{path} must have the columns worker,task,label; missing {missing} (it has {list(df.columns)})"
+        )
     for c in ANSWER_COLUMNS:
         empty = np.flatnonzero(df[c].str.strip() == "")
-        if len(empty): raise ValueError(f"{path}: column {c!r} is empty on line {empty[0] + 2}")
-    if kind == "continuous": df = df.assign(label=_numeric_labels(df["label"], path))
+        if len(empty):
+            raise ValueError(f"{path}: column {c!r} is empty on line {empty[0] + 2}")
+    if kind == "continuous":
+        df = df.assign(label=_numeric_labels(df["label"], path))
     return Answers.from_frame(df, kind=kind, classes=None if classes is None else list(classes))
 
+# %% ../nbs/07_cli.ipynb #81f3e4b8
 def _write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
     "Call `write(tmp)` on a temporary file beside `path`, then rename it onto `path`; on failure nothing is left."
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -80,440 +99,853 @@ def _write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
         Path(tmp).unlink(missing_ok=True)
     return path
 
+# %% ../nbs/07_cli.ipynb #9a4e3f45
 def _output_file(path, option: str = "-o") -> Optional[Path]:
     "An output file path whose folder exists (None stays None: standard output)."
-    if path is None: return None
+    if path is None:
+        return None
     p = Path(path)
-    if p.is_dir(): raise UsageError(f"{option} {str(p)!r} is a directory; give a file name")
-    if not p.parent.is_dir(): raise UsageError(f"{option} {str(p)!r}: the folder {str(p.parent)!r} does not exist")
+    if p.is_dir():
+        raise UsageError(f"{option} {str(p)!r} is a directory; give a file name")
+    if not p.parent.is_dir():
+        raise UsageError(f"{option} {str(p)!r}: the folder {str(p.parent)!r} does not exist")
     return p
 
+# %% ../nbs/07_cli.ipynb #43ba29f3
 def _write_frame(df: pd.DataFrame, path: Optional[Path]) -> None:
     "A table to `path` as CSV (atomically), or to standard output as text when path is None."
-    if path is None: print(df.to_string(index=False))
-    else: _write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
+    if path is None:
+        print(df.to_string(index=False))
+    else:
+        _write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
 
 # %% ../nbs/07_cli.ipynb #c0000008
-MECHANISMS = registry.cli_mechanisms()                          # rr, rr-null, one-layer, two-layer, laplace, mf, ...
+MECHANISMS = registry.cli_mechanisms()  # rr, rr-null, one-layer, two-layer, laplace, mf, ...
 CATEGORICAL_MECHANISMS = registry.cli_mechanisms("categorical")
-CHANNEL_MECHANISMS = registry.cli_mechanisms(channel=True)      # a K×K channel the server can fit through
+CHANNEL_MECHANISMS = registry.cli_mechanisms(
+    channel=True
+)  # a K×K channel the server can fit through
 MECHANISM_OPTIONS = ("epsilon", "paper_epsilon", "domain", "lam2", "a", "d", "max_answers")
-_NEEDS = {"rr": {"epsilon"}, "rr-null": {"epsilon"}, "one-layer": {"epsilon"}, "two-layer": set(),
-          "laplace": {"domain"}, "mf": {"domain"}, "gaussian-exp": set()}
-_ALLOWS = {"rr": set(), "rr-null": set(), "one-layer": set(),
-           "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"}, "laplace": {"epsilon", "paper_epsilon"}, "mf": {"epsilon", "paper_epsilon", "d"},
-           "gaussian-exp": {"lam2", "epsilon", "domain"}}
-_ONE_OF = {"two-layer": ("epsilon", "paper_epsilon"), "laplace": ("epsilon", "paper_epsilon"),
-           "mf": ("epsilon", "paper_epsilon"), "gaussian-exp": ("epsilon", "lam2")}
+_NEEDS = {
+    "rr": {"epsilon"},
+    "rr-null": {"epsilon"},
+    "one-layer": {"epsilon"},
+    "two-layer": set(),
+    "laplace": {"domain"},
+    "mf": {"domain"},
+    "gaussian-exp": set(),
+}
+_ALLOWS = {
+    "rr": set(),
+    "rr-null": set(),
+    "one-layer": set(),
+    "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"},
+    "laplace": {"epsilon", "paper_epsilon"},
+    "mf": {"epsilon", "paper_epsilon", "d"},
+    "gaussian-exp": {"lam2", "epsilon", "domain"},
+}
+_ONE_OF = {
+    "two-layer": ("epsilon", "paper_epsilon"),
+    "laplace": ("epsilon", "paper_epsilon"),
+    "mf": ("epsilon", "paper_epsilon"),
+    "gaussian-exp": ("epsilon", "lam2"),
+}
+
 
 def mechanism_kind(name: str) -> str:
     "'categorical' for the flip mechanisms, 'continuous' for the numeric ones."
-    if name not in MECHANISMS: raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
+    if name not in MECHANISMS:
+        raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
     return "categorical" if name in CATEGORICAL_MECHANISMS else "continuous"
 
-def _flag(option: str) -> str: return "--" + option.replace("_", "-")
+# %% ../nbs/07_cli.ipynb #de1037ec
+def _flag(option: str) -> str:
+    return "--" + option.replace("_", "-")
 
+# %% ../nbs/07_cli.ipynb #c14db4db
 def _check_options(name: str, given: dict, role: str = "--mechanism") -> None:
     "Raise UsageError when a needed option is missing or one that `name` does not use is given (`role`: its flag)."
     needs, allows = _NEEDS[name], _NEEDS[name] | _ALLOWS[name]
     have = {k for k, v in given.items() if v is not None}
-    for k in sorted(needs - have): raise UsageError(f"{_flag(k)} is required with {role} {name}")
+    for k in sorted(needs - have):
+        raise UsageError(f"{_flag(k)} is required with {role} {name}")
     for k in sorted(have - allows):
         users = [m for m in MECHANISMS if k in _NEEDS[m] | _ALLOWS[m]]
         raise UsageError(f"{_flag(k)} does not apply to {role} {name} (only to {', '.join(users)})")
     if name in _ONE_OF and len(have & set(_ONE_OF[name])) != 1:
         ours, paper = (_flag(k) for k in _ONE_OF[name])
-        raise UsageError(f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
-                         "(the paper's parameterisation), not both")
-    if "max_answers" in have and "epsilon" not in have: raise UsageError("--max-answers goes with --epsilon")
+        raise UsageError(
+            f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
+            "(the paper's parameterisation), not both"
+        )
+    if "max_answers" in have and "epsilon" not in have:
+        raise UsageError("--max-answers goes with --epsilon")
     if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
-        raise UsageError("--epsilon with --mechanism gaussian-exp needs --domain (its range is the sensitivity), "
-                         "and --domain goes with --epsilon, not with --lam2")
+        raise UsageError(
+            "--epsilon with --mechanism gaussian-exp needs --domain (its range is the sensitivity), "
+            "and --domain goes with --epsilon, not with --lam2"
+        )
 
+# %% ../nbs/07_cli.ipynb #f440e41e
 def _domain_array(domain) -> np.ndarray:
     "The sorted distinct values of an answer domain; at least two."
     d = np.unique(np.asarray(domain, dtype=np.float64))
-    if len(d) < 2: raise UsageError(f"--domain must list at least 2 distinct values, got {list(d)}")
+    if len(d) < 2:
+        raise UsageError(f"--domain must list at least 2 distinct values, got {list(d)}")
     return d
 
-def build_mechanism(name: str, n_classes: Optional[int] = None, epsilon: Optional[float] = None,
-                    paper_epsilon: Optional[float] = None, domain=None, lam2: Optional[float] = None,
-                    a: Optional[float] = None, d: Optional[int] = None, max_answers: Optional[int] = None,
-                    secure: bool = False, seed: Optional[int] = None) -> Mechanism:
+# %% ../nbs/07_cli.ipynb #42f64453
+def build_mechanism(
+    name: str,
+    n_classes: Optional[int] = None,
+    epsilon: Optional[float] = None,
+    paper_epsilon: Optional[float] = None,
+    domain=None,
+    lam2: Optional[float] = None,
+    a: Optional[float] = None,
+    d: Optional[int] = None,
+    max_answers: Optional[int] = None,
+    secure: bool = False,
+    seed: Optional[int] = None,
+) -> Mechanism:
     "The mechanism `name` (one of MECHANISMS) from command-line values; categorical ones need `n_classes`."
     mechanism_kind(name)
-    _check_options(name, dict(epsilon=epsilon, paper_epsilon=paper_epsilon, domain=domain, lam2=lam2, a=a, d=d,
-                              max_answers=max_answers))
+    _check_options(
+        name,
+        dict(
+            epsilon=epsilon,
+            paper_epsilon=paper_epsilon,
+            domain=domain,
+            lam2=lam2,
+            a=a,
+            d=d,
+            max_answers=max_answers,
+        ),
+    )
     paper = paper_epsilon is not None
-    if name in ("rr", "rr-null"): return RandomizedResponse(epsilon, n_classes, null=name == "rr-null", secure=secure)
-    if name == "one-layer": return OneLayer.from_epsilon(epsilon, n_classes, secure=secure)
+    if name in ("rr", "rr-null"):
+        return RandomizedResponse(epsilon, n_classes, null=name == "rr-null", secure=secure)
+    if name == "one-layer":
+        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure)
     if name == "two-layer":
-        if paper: return TwoLayer.from_paper(paper_epsilon, n_classes, a=0.0 if a is None else a, secure=secure)
-        return TwoLayer.from_epsilon(epsilon, n_classes, a=a, max_answers=max_answers, secure=secure)
+        if paper:
+            return TwoLayer.from_paper(
+                paper_epsilon, n_classes, a=0.0 if a is None else a, secure=secure
+            )
+        return TwoLayer.from_epsilon(
+            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure
+        )
     if name == "gaussian-exp":
-        if lam2 is not None: return GaussianExpVariance(lam2=lam2, secure=secure)
+        if lam2 is not None:
+            return GaussianExpVariance(lam2=lam2, secure=secure)
         return GaussianExpVariance(epsilon, _domain_array(domain), secure=secure)
     dom = _domain_array(domain)
     if name == "laplace":
-        if paper: return LaplacePerturbation.from_paper(paper_epsilon, dom, null_fill=None, secure=secure)
+        if paper:
+            return LaplacePerturbation.from_paper(paper_epsilon, dom, null_fill=None, secure=secure)
         return LaplacePerturbation(epsilon, dom, null_fill=None, secure=secure)
     d = 10 if d is None else d
-    if paper: return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
+    if paper:
+        return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
     return BoundedMatrixFactorization(epsilon, d, dom, rng=seed, secure=secure)
 
 # %% ../nbs/07_cli.ipynb #c0000012
 def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Optional[list]:
     "The class labels to use: `--classes`, or 0..K−1 for `--n-classes K`, or None (those in the data)."
-    return [str(i) for i in range(n_classes)] if n_classes is not None else (None if classes is None else list(classes))
+    return (
+        [str(i) for i in range(n_classes)]
+        if n_classes is not None
+        else (None if classes is None else list(classes))
+    )
 
+# %% ../nbs/07_cli.ipynb #bbaa6432
 def _answers_and_mechanism(src, mechanism: str, seed, classes, n_classes, options: dict) -> tuple:
     "The answers of crowd-kit's CSV `src`, read for `mechanism`, and the mechanism built from the options."
     kind = mechanism_kind(mechanism)
     _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS})
     A = read_answers(src, kind, _classes(classes, n_classes))
-    return A, build_mechanism(mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options)
+    return A, build_mechanism(
+        mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options
+    )
 
+# %% ../nbs/07_cli.ipynb #a42f93a0
 def sidecar_path(path) -> Path:
     "The JSON file beside a privatized CSV that describes its mechanism: OUT.csv → OUT.csv.json."
     return Path(str(path) + ".json")
 
+# %% ../nbs/07_cli.ipynb #46e764eb
 def _sidecar(name: str, m: Mechanism, A: Answers, options: dict) -> dict:
     "What the server may know: the mechanism, its options as given, the classes and the guarantee (never the seed)."
-    return {"mechanism": name, "options": {k: v for k, v in options.items() if v is not None},
-            "classes": [str(c) for c in A.classes] if A.kind == "categorical" else None,
-            "epsilon_per_answer": m.epsilon if math.isfinite(m.epsilon) else "inf", "max_answers": m.max_answers,
-            "guarantee": "ε-LDP of each answer against an adversary who also sees the worker's other answers",
-            "repr": repr(m), "ldp_truth": __version__}
+    return {
+        "mechanism": name,
+        "options": {k: v for k, v in options.items() if v is not None},
+        "classes": [str(c) for c in A.classes] if A.kind == "categorical" else None,
+        "epsilon_per_answer": m.epsilon if math.isfinite(m.epsilon) else "inf",
+        "max_answers": m.max_answers,
+        "guarantee": "ε-LDP of each answer against an adversary who also sees the worker's other answers",
+        "repr": repr(m),
+        "ldp_truth": __version__,
+    }
 
+# %% ../nbs/07_cli.ipynb #d178932c
 def read_sidecar(src) -> Optional[dict]:
     "The mechanism description that `privatize -o` wrote beside `src`, or None when there is none."
     p = sidecar_path(src)
-    if not p.is_file(): return None
-    try: meta = json.loads(p.read_text())
+    if not p.is_file():
+        return None
+    try:
+        meta = json.loads(p.read_text())
     except json.JSONDecodeError as e:
         raise ValueError(f"{p}: not a mechanism description written by privatize ({e})") from None
     if not isinstance(meta, dict) or meta.get("mechanism") not in MECHANISMS:
-        raise ValueError(f"{p}: not a mechanism description written by privatize (no known 'mechanism')")
+        raise ValueError(
+            f"{p}: not a mechanism description written by privatize (no known 'mechanism')"
+        )
     return meta
 
-def privatize_file(src, out, mechanism: str, seed: Optional[int] = None, classes=None, n_classes: Optional[int] = None,
-                   **options) -> pd.DataFrame:
+# %% ../nbs/07_cli.ipynb #3df02084
+def privatize_file(
+    src,
+    out,
+    mechanism: str,
+    seed: Optional[int] = None,
+    classes=None,
+    n_classes: Optional[int] = None,
+    **options,
+) -> pd.DataFrame:
     "Perturb crowd-kit's CSV `src` with `mechanism`; write it (original ids) to `out` (None: stdout) and its sidecar."
     out = _output_file(out)
     A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
     df = m.privatize(A, rng=seed).to_frame()
-    if out is None: df.to_csv(sys.stdout, index=False)
+    if out is None:
+        df.to_csv(sys.stdout, index=False)
     else:
         meta = json.dumps(_sidecar(mechanism, m, A, options), indent=1, ensure_ascii=False)
         _write_frame(df, out)
         _write_atomic(sidecar_path(out), lambda tmp: tmp.write_text(meta))
     return df
 
-METHODS = {m: registry.aggregator(m).make for m in registry.cli_methods()}   # mv, wv, ds, onecoin, mean, ...
+# %% ../nbs/07_cli.ipynb #e93a938f
+METHODS = {
+    m: registry.aggregator(m).make for m in registry.cli_methods()
+}  # mv, wv, ds, onecoin, mean, ...
+
 
 def _takes_channel(method: str) -> bool:
     "Whether the aggregator of `--method` accepts a `channel` matrix."
     return registry.aggregator(method).channel
 
-MANY_CLASSES = 20   # numeric labels with more distinct values than this look like ratings, not classes
+# %% ../nbs/07_cli.ipynb #fd064ae8
+MANY_CLASSES = (
+    20  # numeric labels with more distinct values than this look like ratings, not classes
+)
 
-def _check_labels_fit(method: str, kind: str, kind_given: Optional[str], labels: pd.Series, classes) -> None:
+
+def _check_labels_fit(
+    method: str, kind: str, kind_given: Optional[str], labels: pd.Series, classes
+) -> None:
     "Refuse a categorical fit of labels that look continuous (many or fractional numbers) unless --classes names them."
     x = pd.to_numeric(labels, errors="coerce")
-    if kind != "categorical" or classes is not None or x.isna().any(): return
+    if kind != "categorical" or classes is not None or x.isna().any():
+        return
     distinct = x.nunique()
-    if distinct <= MANY_CLASSES and not ((x != x.round()).any() and distinct > 10): return
+    if distinct <= MANY_CLASSES and not ((x != x.round()).any() and distinct > 10):
+        return
     shown = ", ".join(f"{v:g}" for v in np.sort(x.unique())[:4])
     if kind_given is None and "continuous" in registry.aggregator(method).kinds:
-        raise UsageError(f"--method {method} takes categorical or continuous answers and the labels are {distinct} "
-                         f"distinct numbers ({shown}, ...): say which with --kind categorical or --kind continuous")
-    raise UsageError(f"--method {method} treats each distinct label as a class, and the labels are {distinct} distinct "
-                     f"numbers ({shown}, ...), which look like ratings or measurements: use a continuous method "
-                     "(mean, median, cwm, gtm, crh --kind continuous), or name the classes with --classes")
+        raise UsageError(
+            f"--method {method} takes categorical or continuous answers and the labels are {distinct} "
+            f"distinct numbers ({shown}, ...): say which with --kind categorical or --kind continuous"
+        )
+    raise UsageError(
+        f"--method {method} treats each distinct label as a class, and the labels are {distinct} distinct "
+        f"numbers ({shown}, ...), which look like ratings or measurements: use a continuous method "
+        "(mean, median, cwm, gtm, crh --kind continuous), or name the classes with --classes"
+    )
 
+# %% ../nbs/07_cli.ipynb #2a5d0579
 CHANNEL_OPTIONS = ("epsilon", "paper_epsilon", "a", "max_answers")
+
 
 def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], options: dict):
     "(aggregator class, answers kind) for `infer`, with every combination of options checked."
-    if method not in METHODS: raise UsageError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
+    if method not in METHODS:
+        raise UsageError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
     cls = METHODS[method]
     kind = cls.kinds[0] if kind is None else kind
-    if kind not in cls.kinds: raise UsageError(f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} answers)")
+    if kind not in cls.kinds:
+        raise UsageError(
+            f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} answers)"
+        )
     if channel is None:
         if any(v is not None for v in options.values()):
-            raise UsageError("--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
-                             "(the mechanism the answers went through)")
+            raise UsageError(
+                "--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
+                "(the mechanism the answers went through)"
+            )
         return cls, kind
     with_channel = [m for m in METHODS if _takes_channel(m)]
-    if method not in with_channel: raise UsageError(f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel")
-    if channel not in CHANNEL_MECHANISMS: raise UsageError(f"--channel must be one of {', '.join(CHANNEL_MECHANISMS)}; got {channel!r}")
+    if method not in with_channel:
+        raise UsageError(
+            f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel"
+        )
+    if channel not in CHANNEL_MECHANISMS:
+        raise UsageError(
+            f"--channel must be one of {', '.join(CHANNEL_MECHANISMS)}; got {channel!r}"
+        )
     _check_options(channel, options, role="--channel")
     return cls, kind
 
+# %% ../nbs/07_cli.ipynb #9a8a391a
 def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, classes) -> tuple:
     "(channel, its options, classes): from the JSON beside `src` when no channel is given and `method` can use one."
-    if channel is not None or any(v is not None for v in options.values()) or method not in METHODS \
-            or not _takes_channel(method):
+    if (
+        channel is not None
+        or any(v is not None for v in options.values())
+        or method not in METHODS
+        or not _takes_channel(method)
+    ):
         return channel, options, classes
     meta = read_sidecar(src)
-    if meta is None or meta["mechanism"] not in CHANNEL_MECHANISMS: return channel, options, classes
-    return meta["mechanism"], {k: meta["options"].get(k) for k in CHANNEL_OPTIONS}, classes or meta["classes"]
+    if meta is None or meta["mechanism"] not in CHANNEL_MECHANISMS:
+        return channel, options, classes
+    return (
+        meta["mechanism"],
+        {k: meta["options"].get(k) for k in CHANNEL_OPTIONS},
+        classes or meta["classes"],
+    )
 
-def infer_file(src, out, method: str, kind: Optional[str] = None, channel: Optional[str] = None, proba: bool = False,
-               classes=None, n_classes: Optional[int] = None, **channel_options) -> pd.DataFrame:
+# %% ../nbs/07_cli.ipynb #db136101
+def infer_file(
+    src,
+    out,
+    method: str,
+    kind: Optional[str] = None,
+    channel: Optional[str] = None,
+    proba: bool = False,
+    classes=None,
+    n_classes: Optional[int] = None,
+    **channel_options,
+) -> pd.DataFrame:
     "Fit `method` on crowd-kit's CSV `src`; write `task,label` (`p_<class>` with `proba`) to `out`, in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
     unknown = set(channel_options) - set(CHANNEL_OPTIONS)
-    if unknown: raise TypeError(f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}")
-    if n_classes is None: channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
+    if unknown:
+        raise TypeError(
+            f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}"
+        )
+    if n_classes is None:
+        channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
     kind_given = kind
     cls, kind = _make_aggregator(method, kind, channel, options)
-    if proba and kind != "categorical": raise UsageError(f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers")
+    if proba and kind != "categorical":
+        raise UsageError(
+            f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers"
+        )
     out = _output_file(out)
     table = _read_table(src)
     named = _classes(classes, n_classes)
-    if "label" in table.columns: _check_labels_fit(method, kind, kind_given, table["label"], named)
+    if "label" in table.columns:
+        _check_labels_fit(method, kind, kind_given, table["label"], named)
     A = _answers(table, src, kind, named)
-    agg = cls() if channel is None else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
+    agg = (
+        cls()
+        if channel is None
+        else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
+    )
     agg.fit(A)
-    df = pd.DataFrame({"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_})
+    df = pd.DataFrame(
+        {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
+    )
     if proba:
-        if getattr(agg, "proba_", None) is None: raise UsageError(f"--proba: --method {method} gives no class probabilities")
-        df = pd.concat([df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1)
-    df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()      # the tasks in the input's order
-    if out is None: df.to_csv(sys.stdout, index=False)
-    else: _write_frame(df, out)
+        if getattr(agg, "proba_", None) is None:
+            raise UsageError(f"--proba: --method {method} gives no class probabilities")
+        df = pd.concat(
+            [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
+        )
+    df = (
+        df.set_index("task").loc[pd.unique(table["task"])].reset_index()
+    )  # the tasks in the input's order
+    if out is None:
+        df.to_csv(sys.stdout, index=False)
+    else:
+        _write_frame(df, out)
     return df
 
 # %% ../nbs/07_cli.ipynb #fd7d5e24
-DASK_METHODS = registry.cli_methods(dask=True)               # the aggregators with a Dask fit
+DASK_METHODS = registry.cli_methods(dask=True)  # the aggregators with a Dask fit
+
 
 def _dask_client(scheduler: Optional[str]):
     "A client of the cluster at `scheduler`, or of a local cluster started for this run (closed with the client)."
-    try: from dask.distributed import Client, LocalCluster
-    except ImportError: raise ImportError("a Parquet folder needs Dask: pip install 'ldp_truth[dask]'") from None
-    if scheduler: return Client(scheduler, timeout=10)
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ImportError("a Parquet folder needs Dask: pip install 'ldp_truth[dask]'") from None
+    if scheduler:
+        return Client(scheduler, timeout=10)
     return Client(LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None))
 
+# %% ../nbs/07_cli.ipynb #f9b39856
 def _parquet_labels(agg, classes: np.ndarray, proba: bool):
     "A categorical fit's labels in the original classes (and p_<class> columns with `proba`), as a Dask DataFrame."
-    frame = agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes}) if proba else agg.labels_.to_frame()
+    frame = (
+        agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes})
+        if proba
+        else agg.labels_.to_frame()
+    )
     name_of = lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="label")
     frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
     return frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
 
-def infer_parquet(src, out, method: str, scheduler: Optional[str] = None, proba: bool = False) -> None:
+# %% ../nbs/07_cli.ipynb #d97982fa
+def infer_parquet(
+    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False
+) -> None:
     "Fit `method` on a folder of Parquet files on a Dask cluster; write task,label (and p_<class>) to `out`."
     if not any(Path(src).rglob("*.parquet")):
-        raise UsageError(f"input folder {str(src)!r} holds no Parquet files (*.parquet); infer reads a CSV file, or a "
-                         "folder of Parquet files with the columns worker,task,label")
-    if method not in DASK_METHODS: raise UsageError(f"a Parquet folder works with --method {', '.join(DASK_METHODS)}; got {method!r}")
-    if out is None: raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
+        raise UsageError(
+            f"input folder {str(src)!r} holds no Parquet files (*.parquet); infer reads a CSV file, or a "
+            "folder of Parquet files with the columns worker,task,label"
+        )
+    if method not in DASK_METHODS:
+        raise UsageError(
+            f"a Parquet folder works with --method {', '.join(DASK_METHODS)}; got {method!r}"
+        )
+    if out is None:
+        raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
     to_parquet = str(out).endswith(".parquet")
     out = Path(out) if to_parquet else _output_file(out)
-    if to_parquet and out.exists() and not (out.is_dir() and all(f.suffix == ".parquet" for f in out.iterdir())):
-        raise UsageError(f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced")
+    if (
+        to_parquet
+        and out.exists()
+        and not (out.is_dir() and all(f.suffix == ".parquet" for f in out.iterdir()))
+    ):
+        raise UsageError(
+            f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced"
+        )
     import dask.dataframe as dd
+
     with _dask_client(scheduler) as client:
         agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
         classes = getattr(agg, "classes_", None)
-        if classes is None:                                   # continuous answers (CRH): the truths are numbers
-            if proba: raise UsageError(f"--proba needs categorical answers; --method {method} on continuous answers gives numbers")
+        if classes is None:  # continuous answers (CRH): the truths are numbers
+            if proba:
+                raise UsageError(
+                    f"--proba needs categorical answers; --method {method} on continuous answers gives numbers"
+                )
             frame = agg.labels_.to_frame()
         else:
             frame = _parquet_labels(agg, classes, proba)
         if to_parquet:
             tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
-            frame.to_parquet(str(tmp), schema=None)   # each file's own schema: the task ids' type is the data's
+            frame.to_parquet(
+                str(tmp), schema=None
+            )  # each file's own schema: the task ids' type is the data's
             replace_folder(tmp, out)
-        else: _write_frame(frame.compute().reset_index(), out)
+        else:
+            _write_frame(frame.compute().reset_index(), out)
 
 # %% ../nbs/07_cli.ipynb #c0000014
-def audit_table(mechanism: str, n_classes: int = 2, answers: int = 1, samples: int = 100_000, alpha: float = 0.01,
-                seed: int = 0, **options) -> pd.DataFrame:
+def audit_table(
+    mechanism: str,
+    n_classes: int = 2,
+    answers: int = 1,
+    samples: int = 100_000,
+    alpha: float = 0.01,
+    seed: int = 0,
+    **options,
+) -> pd.DataFrame:
     "The auditor's (1−α) lower bound on ε beside the claimed ε per answer, as a two-column table."
     kind = mechanism_kind(mechanism)
-    m = build_mechanism(mechanism, n_classes=n_classes if kind == "categorical" else None, seed=seed, **options)
+    m = build_mechanism(
+        mechanism, n_classes=n_classes if kind == "categorical" else None, seed=seed, **options
+    )
     domain = options.get("domain")
-    lo, hi = (0.0, 1.0) if kind == "categorical" or domain is None else (float(np.min(domain)), float(np.max(domain)))
+    lo, hi = (
+        (0.0, 1.0)
+        if kind == "categorical" or domain is None
+        else (float(np.min(domain)), float(np.max(domain)))
+    )
     x = np.full(answers, lo)
     xp = x.copy()
     xp[0] = hi
     claimed = float(m.epsilon_per_answer(answers))
     r = audit(m, x, xp, n_samples=samples, alpha=alpha, rng=seed, eps_claimed=claimed)
-    rows = [("mechanism", repr(m)), ("answers per worker", answers), ("claimed ε per answer", f"{claimed:.4f}")]
-    if mechanism == "two-layer": rows.append(("Li et al. Theorem 6.3 ε (one answer)", f"{m.epsilon_marginal:.4f}"))
+    rows = [
+        ("mechanism", repr(m)),
+        ("answers per worker", answers),
+        ("claimed ε per answer", f"{claimed:.4f}"),
+    ]
+    if mechanism == "two-layer":
+        rows.append(("Li et al. Theorem 6.3 ε (one answer)", f"{m.epsilon_marginal:.4f}"))
     if getattr(m, "epsilon_paper", None) is not None:
         rows.append(("the paper's ε (--paper-epsilon)", f"{m.epsilon_paper:.4f}"))
-    if mechanism in ("laplace", "mf"): rows.append(("Laplace noise scale", f"{m.scale:.4f}"))
-    rows += [(f"audit lower bound ({1 - alpha:.0%} confidence)", f"{r.eps_lower:.4f}"),
-             ("verdict", "consistent with the claim" if r.passed else "the claim is REFUTED"),
-             ("samples per input", samples), ("witness event", f"{r.witness}, counts {r.counts}")]
+    if mechanism in ("laplace", "mf"):
+        rows.append(("Laplace noise scale", f"{m.scale:.4f}"))
+    rows += [
+        (f"audit lower bound ({1 - alpha:.0%} confidence)", f"{r.eps_lower:.4f}"),
+        ("verdict", "consistent with the claim" if r.passed else "the claim is REFUTED"),
+        ("samples per input", samples),
+        ("witness event", f"{r.witness}, counts {r.counts}"),
+    ]
     return pd.DataFrame(rows, columns=["quantity", "value"])
 
-def budget_file(src, out, mechanism: str, seed: Optional[int] = None, classes=None, n_classes: Optional[int] = None,
-                **options) -> pd.DataFrame:
+# %% ../nbs/07_cli.ipynb #c3893598
+def budget_file(
+    src,
+    out,
+    mechanism: str,
+    seed: Optional[int] = None,
+    classes=None,
+    n_classes: Optional[int] = None,
+    **options,
+) -> pd.DataFrame:
     "`privacy.budget_report` of `mechanism` on the answers of `src`, one row per worker (original ids)."
     out = _output_file(out)
     A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
     df = budget_report(m, A).reset_index()
-    if out is None: print(df.to_string(index=False))
-    else: _write_frame(df, out)
+    if out is None:
+        print(df.to_string(index=False))
+    else:
+        _write_frame(df, out)
     return df
 
 # %% ../nbs/07_cli.ipynb #c0000026
 class _Parser(argparse.ArgumentParser):
     "An ArgumentParser whose errors are one line on standard error (exit status 2), without the usage block."
+
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+# %% ../nbs/07_cli.ipynb #313a2e72
 def _positive(s: str) -> float:
     "A finite number > 0."
-    try: v = float(s)
-    except ValueError: v = math.nan
-    if not (math.isfinite(v) and v > 0): raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {s!r}")
+    try:
+        v = float(s)
+    except ValueError:
+        v = math.nan
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {s!r}")
     return v
 
+# %% ../nbs/07_cli.ipynb #4d831b8c
 def _probability(s: str) -> float:
     "A number in [0, 1]."
-    try: v = float(s)
-    except ValueError: v = math.nan
-    if not 0 <= v <= 1: raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {s!r}")
+    try:
+        v = float(s)
+    except ValueError:
+        v = math.nan
+    if not 0 <= v <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {s!r}")
     return v
 
+# %% ../nbs/07_cli.ipynb #a5b124c3
 def _count(minimum: int) -> Callable[[str], int]:
     "An integer ≥ minimum."
+
     def parse(s: str) -> int:
-        try: v = int(s)
-        except ValueError: v = None
-        if v is None or v < minimum: raise argparse.ArgumentTypeError(f"must be an integer ≥ {minimum}, got {s!r}")
+        try:
+            v = int(s)
+        except ValueError:
+            v = None
+        if v is None or v < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer ≥ {minimum}, got {s!r}")
         return v
+
     return parse
 
+# %% ../nbs/07_cli.ipynb #fb44cd2f
 def _domain(s: str) -> list:
     "An answer domain: LO:HI (the integers LO..HI) or a comma-separated list of numbers."
     try:
         if ":" in s:
             lo, hi = (int(p) for p in s.split(":"))
             values = list(range(lo, hi + 1))
-        else: values = [float(p) for p in s.split(",")]
-    except ValueError: values = []
+        else:
+            values = [float(p) for p in s.split(",")]
+    except ValueError:
+        values = []
     if len(set(values)) < 2 or not all(math.isfinite(v) for v in values):
-        raise argparse.ArgumentTypeError(f"must be LO:HI (integers, LO < HI) or at least 2 distinct numbers separated by commas, got {s!r}")
+        raise argparse.ArgumentTypeError(
+            f"must be LO:HI (integers, LO < HI) or at least 2 distinct numbers separated by commas, got {s!r}"
+        )
     return values
 
+# %% ../nbs/07_cli.ipynb #48a8650b
 def _labels(s: str) -> list:
     "Comma-separated class labels, as written in the CSV."
     labels = [p.strip() for p in s.split(",")]
-    if len(set(labels)) < 2 or "" in labels: raise argparse.ArgumentTypeError(f"must list at least 2 distinct labels separated by commas, got {s!r}")
+    if len(set(labels)) < 2 or "" in labels:
+        raise argparse.ArgumentTypeError(
+            f"must list at least 2 distinct labels separated by commas, got {s!r}"
+        )
     return labels
 
 # %% ../nbs/07_cli.ipynb #c0000027
 _DATA_HELP = "datasets folder (default: $LDP_TRUTH_DATA or shared/datasets)"
 
+
 def _mechanism_options(p: argparse.ArgumentParser, required_epsilon: bool = False) -> None:
     "The options that configure a mechanism (which apply to which is checked by build_mechanism)."
-    p.add_argument("--mechanism", required=True, choices=MECHANISMS, help="the LDP mechanism (see `ldp-truth --help`)")
-    p.add_argument("--epsilon", type=_positive,
-                   help="the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)")
-    p.add_argument("--paper-epsilon", type=_positive, help="instead of --epsilon, the paper's parameterisation: laplace "
-                   "and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)")
-    p.add_argument("--domain", type=_domain, help="laplace, mf (required), gaussian-exp with --epsilon: the answer domain Γ, LO:HI or v1,v2,...")
-    p.add_argument("--lam2", type=_positive, help="gaussian-exp: rate λ₂ of the exponential distribution of each worker's noise variance")
-    p.add_argument("--a", type=_probability, help="two-layer: lower end a of p_u ~ U(a, b) (default with --epsilon: "
-                   "the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)")
-    p.add_argument("--max-answers", type=_count(1), help="two-layer with --epsilon: ε holds for workers with at most this "
-                   "many answers (default: any number)")
+    p.add_argument(
+        "--mechanism",
+        required=True,
+        choices=MECHANISMS,
+        help="the LDP mechanism (see `ldp-truth --help`)",
+    )
+    p.add_argument(
+        "--epsilon",
+        type=_positive,
+        help="the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)",
+    )
+    p.add_argument(
+        "--paper-epsilon",
+        type=_positive,
+        help="instead of --epsilon, the paper's parameterisation: laplace "
+        "and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)",
+    )
+    p.add_argument(
+        "--domain",
+        type=_domain,
+        help="laplace, mf (required), gaussian-exp with --epsilon: the answer domain Γ, LO:HI or v1,v2,...",
+    )
+    p.add_argument(
+        "--lam2",
+        type=_positive,
+        help="gaussian-exp: rate λ₂ of the exponential distribution of each worker's noise variance",
+    )
+    p.add_argument(
+        "--a",
+        type=_probability,
+        help="two-layer: lower end a of p_u ~ U(a, b) (default with --epsilon: "
+        "the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)",
+    )
+    p.add_argument(
+        "--max-answers",
+        type=_count(1),
+        help="two-layer with --epsilon: ε holds for workers with at most this "
+        "many answers (default: any number)",
+    )
     p.add_argument("--d", type=_count(1), help="mf: factorisation dimension (default 10)")
 
+# %% ../nbs/07_cli.ipynb #ba909d27
 def _class_options(p: argparse.ArgumentParser) -> None:
     "--classes / --n-classes: the categorical domain when the data do not show every class."
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--classes", type=_labels, help="categorical: all class labels, comma-separated (default: those in the data)")
-    g.add_argument("--n-classes", type=_count(2), help="categorical: the classes are 0..K-1 (default: those in the data)")
+    g.add_argument(
+        "--classes",
+        type=_labels,
+        help="categorical: all class labels, comma-separated (default: those in the data)",
+    )
+    g.add_argument(
+        "--n-classes",
+        type=_count(2),
+        help="categorical: the classes are 0..K-1 (default: those in the data)",
+    )
 
+# %% ../nbs/07_cli.ipynb #9c58550e
 EXAMPLES = {
-    "report": ("The main job (`make run`): every mechanism × aggregator on every dataset found, without privacy and at "
-               "a grid of ε per answer. report.md opens with the answer: per dataset and ε, the best pipeline, its "
-               "score with a 95 % interval, its loss against no privacy and its gain over a constant answer.",
-               "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out /tmp/r"),
-    "datasets": ("List the datasets found, with their size and the number of tasks with ground truth.",
-                 "ldp-truth datasets --data ../shared/datasets"),
-    "privatize": ("On the worker's side: perturb each answer of a worker,task,label CSV with an LDP mechanism whose "
-                  "ε holds per answer; ids are kept, and OUT.csv.json beside the output tells the server the mechanism.",
-                  "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n"
-                  "  ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o private.csv"),
-    "infer": ("On the server's side: infer each task's truth from a worker,task,label CSV (or a folder of Parquet files, "
-              "on a Dask cluster); task,label in the input's task order.",
-              "ldp-truth infer private.csv --method ds -o truths.csv          # channel from private.csv.json\n"
-              "  ldp-truth infer ratings.csv --method median -o truths.csv"),
-    "audit": ("The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one worker, beside "
-              "the ε the mechanism claims per answer: a bound above the claim refutes it.",
-              "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000"),
-    "budget": ("Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the worker's whole "
-               "answer vector (m answers at ε each: m·ε by basic composition). An adversary who sees everything a "
-               "worker sent tells two whole vectors apart by a likelihood ratio of at most e^eps_worker: at 20 or more "
-               "that hides practically nothing about the vector as a whole, while each single answer keeps its ε.",
-               "ldp-truth budget answers.csv --mechanism rr --epsilon 1 -o budget.csv")}
+    "report": (
+        "The main job (`make run`): every mechanism × aggregator on every dataset found, without privacy and at "
+        "a grid of ε per answer. report.md opens with the answer: per dataset and ε, the best pipeline, its "
+        "score with a 95 % interval, its loss against no privacy and its gain over a constant answer.",
+        "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out /tmp/r",
+    ),
+    "datasets": (
+        "List the datasets found, with their size and the number of tasks with ground truth.",
+        "ldp-truth datasets --data ../shared/datasets",
+    ),
+    "privatize": (
+        "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP mechanism whose "
+        "ε holds per answer; ids are kept, and OUT.csv.json beside the output tells the server the mechanism.",
+        "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n"
+        "  ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o private.csv",
+    ),
+    "infer": (
+        "On the server's side: infer each task's truth from a worker,task,label CSV (or a folder of Parquet files, "
+        "on a Dask cluster); task,label in the input's task order.",
+        "ldp-truth infer private.csv --method ds -o truths.csv          # channel from private.csv.json\n"
+        "  ldp-truth infer ratings.csv --method median -o truths.csv",
+    ),
+    "audit": (
+        "The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one worker, beside "
+        "the ε the mechanism claims per answer: a bound above the claim refutes it.",
+        "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000",
+    ),
+    "budget": (
+        "Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the worker's whole "
+        "answer vector (m answers at ε each: m·ε by basic composition). An adversary who sees everything a "
+        "worker sent tells two whole vectors apart by a likelihood ratio of at most e^eps_worker: at 20 or more "
+        "that hides practically nothing about the vector as a whole, while each single answer keeps its ε.",
+        "ldp-truth budget answers.csv --mechanism rr --epsilon 1 -o budget.csv",
+    ),
+}
+
 
 def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
     "A sub-command's parser, with its description and an example in `--help`."
     description, example = EXAMPLES[name]
-    return sub.add_parser(name, help=help, description=description, epilog=f"example:\n  {example}",
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    return sub.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
 
+# %% ../nbs/07_cli.ipynb #35871211
 def _parser() -> argparse.ArgumentParser:
     "The `ldp-truth` argument parser and its sub-commands."
-    p = _Parser(prog="ldp-truth", description="Truth inference from crowdsourced answers under local differential privacy. "
-                "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp (numeric).")
+    p = _Parser(
+        prog="ldp-truth",
+        description="Truth inference from crowdsourced answers under local differential privacy. "
+        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp (numeric).",
+    )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
     names = "{datasets,privatize,infer,audit,budget,report}"
     sub = p.add_subparsers(dest="command", required=True, metavar=names)
-    r = _subcommand(sub, "report", "every mechanism × aggregator on every dataset found: report/report.md with figures")
-    r.add_argument("--out", default="report", help="output folder, replaced as a whole (default: report)")
+    r = _subcommand(
+        sub,
+        "report",
+        "every mechanism × aggregator on every dataset found: report/report.md with figures",
+    )
+    r.add_argument(
+        "--out", default="report", help="output folder, replaced as a whole (default: report)"
+    )
     r.add_argument("--data", default=None, help=_DATA_HELP)
-    r.add_argument("--datasets", nargs="+", default=None, metavar="NAME", help="only these datasets (or synthetic_ds, synthetic_sun)")
-    r.add_argument("--epsilons", nargs="+", type=_positive, default=None, metavar="E", help=f"ε grid (default {' '.join(map(str, REPORT_EPSILONS))}; --quick {' '.join(map(str, QUICK_EPSILONS))})")
-    r.add_argument("--trials", type=_count(1), default=None, help=f"trials per ε (default {REPORT_TRIALS}; --quick {QUICK_TRIALS})")
-    r.add_argument("--quick", action="store_true", help="fewer ε, trials and aggregators: about a minute")
+    r.add_argument(
+        "--datasets",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="only these datasets (or synthetic_ds, synthetic_sun)",
+    )
+    r.add_argument(
+        "--epsilons",
+        nargs="+",
+        type=_positive,
+        default=None,
+        metavar="E",
+        help=f"ε grid (default {' '.join(map(str, REPORT_EPSILONS))}; --quick {' '.join(map(str, QUICK_EPSILONS))})",
+    )
+    r.add_argument(
+        "--trials",
+        type=_count(1),
+        default=None,
+        help=f"trials per ε (default {REPORT_TRIALS}; --quick {QUICK_TRIALS})",
+    )
+    r.add_argument(
+        "--quick", action="store_true", help="fewer ε, trials and aggregators: about a minute"
+    )
     r.add_argument("--seed", type=_count(0), default=0, help="seed of the whole run (default 0)")
-    r.add_argument("--jobs", type=_count(1), default=min(2, os.cpu_count() or 1), help="local processes for the sweep (default: 2, or 1 on one core)")
+    r.add_argument(
+        "--jobs",
+        type=_count(1),
+        default=min(2, os.cpu_count() or 1),
+        help="local processes for the sweep (default: 2, or 1 on one core)",
+    )
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     d = _subcommand(sub, "datasets", "list the datasets found, with their sizes")
     d.add_argument("--data", default=None, help=_DATA_HELP)
-    pr = _subcommand(sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)")
-    pr.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
+    pr = _subcommand(
+        sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)"
+    )
+    pr.add_argument(
+        "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
+    )
     _mechanism_options(pr)
     _class_options(pr)
     pr.add_argument("--seed", type=_count(0), help="seed (default: fresh randomness)")
-    pr.add_argument("--secure", action="store_true", help="draw the noise with OpenDP's samplers from a cryptographic source")
-    pr.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)")
+    pr.add_argument(
+        "--secure",
+        action="store_true",
+        help="draw the noise with OpenDP's samplers from a cryptographic source",
+    )
+    pr.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)"
+    )
     i = _subcommand(sub, "infer", "infer each task's truth from a worker,task,label CSV")
-    i.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)")
-    i.add_argument("--method", required=True, choices=list(METHODS), help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median")
-    i.add_argument("--kind", choices=("categorical", "continuous"), help="for crh, which takes both (required when the labels are numbers)")
-    i.add_argument("--channel", choices=CHANNEL_MECHANISMS, help="the mechanism the answers went through; its channel is used by mv, ds and onecoin (default: from IN.csv.json when privatize wrote one)")
-    i.add_argument("--epsilon", type=_positive,
-                   help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)")
-    i.add_argument("--paper-epsilon", type=_positive, help="with --channel two-layer: Li et al.'s Theorem 6.3 ε instead")
+    i.add_argument(
+        "input",
+        metavar="IN.csv",
+        help="answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files with those columns (fitted on a Dask cluster)",
+    )
+    i.add_argument(
+        "--method",
+        required=True,
+        choices=list(METHODS),
+        help="mv, wv (weighted vote), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, median",
+    )
+    i.add_argument(
+        "--kind",
+        choices=("categorical", "continuous"),
+        help="for crh, which takes both (required when the labels are numbers)",
+    )
+    i.add_argument(
+        "--channel",
+        choices=CHANNEL_MECHANISMS,
+        help="the mechanism the answers went through; its channel is used by mv, ds and onecoin (default: from IN.csv.json when privatize wrote one)",
+    )
+    i.add_argument(
+        "--epsilon",
+        type=_positive,
+        help="with --channel: the ε that holds per answer (default: read from IN.csv.json, written by privatize)",
+    )
+    i.add_argument(
+        "--paper-epsilon",
+        type=_positive,
+        help="with --channel two-layer: Li et al.'s Theorem 6.3 ε instead",
+    )
     i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
-    i.add_argument("--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers")
+    i.add_argument(
+        "--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers"
+    )
     _class_options(i)
-    i.add_argument("--proba", action="store_true", help="add p_<class> columns: each task's class probabilities")
-    i.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet writes Parquet files")
-    i.add_argument("--scheduler", metavar="ADDRESS", help="with a Parquet folder: the Dask scheduler to use (default: a local cluster for this run)")
+    i.add_argument(
+        "--proba",
+        action="store_true",
+        help="add p_<class> columns: each task's class probabilities",
+    )
+    i.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.csv",
+        help="output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet writes Parquet files",
+    )
+    i.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with a Parquet folder: the Dask scheduler to use (default: a local cluster for this run)",
+    )
     a = _subcommand(sub, "audit", "the privacy auditor's lower bound on ε beside the claimed ε")
     _mechanism_options(a)
-    a.add_argument("--n-classes", type=_count(2), default=2, help="categorical mechanisms: number of classes (default 2)")
+    a.add_argument(
+        "--n-classes",
+        type=_count(2),
+        default=2,
+        help="categorical mechanisms: number of classes (default 2)",
+    )
     a.add_argument("--answers", type=_count(1), default=1, help="answers per worker (default 1)")
-    a.add_argument("--samples", type=_count(100), default=100_000, help="runs on each of the two inputs (default 100000)")
+    a.add_argument(
+        "--samples",
+        type=_count(100),
+        default=100_000,
+        help="runs on each of the two inputs (default 100000)",
+    )
     a.add_argument("--alpha", type=_probability, default=0.01, help="1 − confidence (default 0.01)")
     a.add_argument("--seed", type=_count(0), default=0, help="seed (default 0)")
-    b = _subcommand(sub, "budget", "per worker: answers, cells released, ε per answer and per worker")
-    b.add_argument("input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label")
+    b = _subcommand(
+        sub, "budget", "per worker: answers, cells released, ε per answer and per worker"
+    )
+    b.add_argument(
+        "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
+    )
     _mechanism_options(b)
     _class_options(b)
-    b.add_argument("-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)")
+    b.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
+    )
     return p
 
 # %% ../nbs/07_cli.ipynb #c0000028
@@ -522,44 +954,111 @@ def _as_option(message: str) -> str:
     first = message.split(" ", 1)[0].rstrip(":")
     return f"--{message}" if first in ("out", "datasets", "epsilons", "trials") else message
 
+# %% ../nbs/07_cli.ipynb #8b4e8c07
 def _run(args: argparse.Namespace) -> None:
     "Run the parsed sub-command."
     if args.command == "report":
-        try: path = write_report(args.out, args.data, args.datasets, args.epsilons, args.trials, args.quick, args.seed,
-                                 args.jobs, progress=not args.no_progress)
-        except ValueError as e: raise UsageError(_as_option(str(e))) from None
+        try:
+            path = write_report(
+                args.out,
+                args.data,
+                args.datasets,
+                args.epsilons,
+                args.trials,
+                args.quick,
+                args.seed,
+                args.jobs,
+                progress=not args.no_progress,
+            )
+        except ValueError as e:
+            raise UsageError(_as_option(str(e))) from None
         print(f"report written to {path}")
     elif args.command == "datasets":
         root = find_data_root(args.data)
-        print(dataset_table(root).to_string(index=False) if root else "no datasets folder found (use --data or $LDP_TRUTH_DATA)")
+        print(
+            dataset_table(root).to_string(index=False)
+            if root
+            else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
+        )
     elif args.command == "privatize":
-        privatize_file(args.input, args.output, args.mechanism, args.seed, args.classes, args.n_classes, secure=args.secure,
-                       **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
+        privatize_file(
+            args.input,
+            args.output,
+            args.mechanism,
+            args.seed,
+            args.classes,
+            args.n_classes,
+            secure=args.secure,
+            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+        )
     elif args.command == "infer" and Path(args.input).is_dir():
-        extra = [o for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes") if getattr(args, o) is not None]
-        if extra: raise UsageError(f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster fit takes no channel or classes)")
+        extra = [
+            o
+            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes")
+            if getattr(args, o) is not None
+        ]
+        if extra:
+            raise UsageError(
+                f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster fit takes no channel or classes)"
+            )
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
     elif args.command == "infer":
-        if args.scheduler: raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
-        infer_file(args.input, args.output, args.method, args.kind, args.channel, args.proba, args.classes, args.n_classes,
-                   **{k: getattr(args, k) for k in CHANNEL_OPTIONS})
+        if args.scheduler:
+            raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
+        infer_file(
+            args.input,
+            args.output,
+            args.method,
+            args.kind,
+            args.channel,
+            args.proba,
+            args.classes,
+            args.n_classes,
+            **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
+        )
     elif args.command == "audit":
-        table = audit_table(args.mechanism, n_classes=args.n_classes, answers=args.answers, samples=args.samples,
-                            alpha=args.alpha, seed=args.seed, **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
+        table = audit_table(
+            args.mechanism,
+            n_classes=args.n_classes,
+            answers=args.answers,
+            samples=args.samples,
+            alpha=args.alpha,
+            seed=args.seed,
+            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+        )
         print("\n".join(f"{q:<38}{v}" for q, v in table.itertuples(index=False)))
     else:
-        budget_file(args.input, args.output, args.mechanism, None, args.classes, args.n_classes,
-                    **{k: getattr(args, k) for k in MECHANISM_OPTIONS})
+        budget_file(
+            args.input,
+            args.output,
+            args.mechanism,
+            None,
+            args.classes,
+            args.n_classes,
+            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+        )
 
+# %% ../nbs/07_cli.ipynb #4c81a88a
 def main(argv: Optional[Sequence[str]] = None) -> int:
     "Entry point of the `ldp-truth` console script; returns the exit status (2: bad arguments, nothing written)."
-    try: args = _parser().parse_args(argv)
-    except SystemExit as e: return int(e.code or 0)
-    try: _run(args)
-    except BrokenPipeError:                        # `ldp-truth infer ... | head`: the reader has what it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error when Python flushes at exit
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    try:
+        _run(args)
+    except BrokenPipeError:  # `ldp-truth infer ... | head`: the reader has what it wanted
+        os.dup2(
+            os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()
+        )  # no second error when Python flushes at exit
         return 0
-    except (ValueError, TypeError, OSError, NotImplementedError, ImportError) as e:      # OSError: a missing or unwritable file
+    except (
+        ValueError,
+        TypeError,
+        OSError,
+        NotImplementedError,
+        ImportError,
+    ) as e:  # OSError: a missing or unwritable file
         print(f"ldp-truth {args.command}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     return 0

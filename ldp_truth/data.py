@@ -29,59 +29,86 @@ __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV'
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
 
+
 def as_generator(rng: RngLike = None) -> np.random.Generator:
     "Return a `numpy.random.Generator` from `None`, an int seed, a `SeedSequence` or a `Generator`."
-    if isinstance(rng, np.random.Generator): return rng
-    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)) and not isinstance(rng, bool):
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if (
+        rng is None
+        or isinstance(rng, (int, np.integer, np.random.SeedSequence))
+        and not isinstance(rng, bool)
+    ):
         return np.random.default_rng(rng)
-    raise TypeError(f"rng must be None, an int seed, a SeedSequence or a numpy Generator, got {type(rng).__name__}")
+    raise TypeError(
+        f"rng must be None, an int seed, a SeedSequence or a numpy Generator, got {type(rng).__name__}"
+    )
 
 # %% ../nbs/00_data.ipynb #94fa5b28
 def check_count(x, name: str, minimum: int = 1) -> int:
     "`x` as an int ≥ `minimum`, or an error naming `name` and the allowed range."
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{name} must be an integer ≥ {minimum}, got {x!r}")
-    if x < minimum: raise ValueError(f"{name} must be an integer ≥ {minimum}, got {x}")
+    if x < minimum:
+        raise ValueError(f"{name} must be an integer ≥ {minimum}, got {x}")
     return int(x)
 
+# %% ../nbs/00_data.ipynb #89ade228
 def check_real(x, name: str) -> float:
     "`x` as a float (a real number, not a bool, complex or string), or a TypeError naming `name`."
     if isinstance(x, bool) or not isinstance(x, (Real, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
     return float(x)
 
+# %% ../nbs/00_data.ipynb #f386af6a
 def check_positive(x, name: str) -> float:
     "`x` as a finite float > 0 (ε, a scale, a rate), or an error naming `name`."
     v = check_real(x, name)
-    if not (np.isfinite(v) and v > 0): raise ValueError(f"{name} must be a finite number > 0, got {x}")
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be a finite number > 0, got {x}")
     return v
 
+# %% ../nbs/00_data.ipynb #78a38469
 def check_nonnegative(x, name: str) -> float:
     "`x` as a finite float ≥ 0 (a tolerance, a smoothing count), or an error naming `name`."
     v = check_real(x, name)
-    if not (np.isfinite(v) and v >= 0): raise ValueError(f"{name} must be a finite number ≥ 0, got {x}")
+    if not (np.isfinite(v) and v >= 0):
+        raise ValueError(f"{name} must be a finite number ≥ 0, got {x}")
     return v
 
+# %% ../nbs/00_data.ipynb #9c889fe3
 def check_positive_or_inf(x, name: str) -> float:
     "`x` as a float > 0, infinity allowed (ε = ∞: no perturbation; a cut-off that never cuts), or an error."
     v = check_real(x, name)
-    if not v > 0: raise ValueError(f"{name} must be a number > 0 (inf allowed), got {x!r}")
+    if not v > 0:
+        raise ValueError(f"{name} must be a number > 0 (inf allowed), got {x!r}")
     return v
 
+# %% ../nbs/00_data.ipynb #a48ac60a
 def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
     "`x` as a float in [0, 1]; `zero=False` / `one=False` exclude 0 / 1 (a density, a δ); else an error naming `name`."
     v = check_real(x, name)
     if not ((v >= 0 if zero else v > 0) and (v <= 1 if one else v < 1)):
-        raise ValueError(f"{name} must be a number in {'[' if zero else '('}0, 1{']' if one else ')'}, got {x!r}")
+        raise ValueError(
+            f"{name} must be a number in {'[' if zero else '('}0, 1{']' if one else ')'}, got {x!r}"
+        )
     return v
 
+# %% ../nbs/00_data.ipynb #d39cade2
 def check_domain(domain) -> np.ndarray:
     "A numeric answer domain Γ, sorted: a 1-D array of at least 2 distinct finite numbers, or an error."
     d = np.asarray(domain)
-    if d.ndim != 1 or not np.issubdtype(d.dtype, np.number) or np.issubdtype(d.dtype, np.complexfloating):
-        raise TypeError(f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}")
+    if (
+        d.ndim != 1
+        or not np.issubdtype(d.dtype, np.number)
+        or np.issubdtype(d.dtype, np.complexfloating)
+    ):
+        raise TypeError(
+            f"domain must be a 1-D array of real numbers, e.g. np.arange(10), got {domain!r}"
+        )
     d = d.astype(np.float64)
-    if not np.isfinite(d).all(): raise ValueError("domain must hold finite numbers")
+    if not np.isfinite(d).all():
+        raise ValueError("domain must hold finite numbers")
     if len(np.unique(d)) != len(d) or len(d) < 2:
         raise ValueError(f"domain must list at least 2 distinct values, got {domain!r}")
     return np.sort(d)
@@ -91,114 +118,167 @@ def _header_tokens(source: str) -> list:
     "The tokens of a `def` header (from `def`, past any decorator, to the newline after its colon)."
     toks = []
     for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(source)).readline):
-        if toks or (tok.type == tokenize.NAME and tok.string == "def"): toks.append(tok)
-        if toks and tok.type == tokenize.NEWLINE: break
+        if toks or (tok.type == tokenize.NAME and tok.string == "def"):
+            toks.append(tok)
+        if toks and tok.type == tokenize.NEWLINE:
+            break
     return toks
 
+# %% ../nbs/00_data.ipynb #3b3cf14a
 def param_comments(f) -> dict:
     "Each argument of `f` → the `# comment` on its line (nbdev's docments style); {} if the source is unavailable."
-    try: toks = _header_tokens(inspect.getsource(f))
-    except (OSError, TypeError, SyntaxError, tokenize.TokenError): return {}
-    comments = {t.start[0]: t.string.lstrip("#").strip() for t in toks if t.type == tokenize.COMMENT}
+    try:
+        toks = _header_tokens(inspect.getsource(f))
+    except (OSError, TypeError, SyntaxError, tokenize.TokenError):
+        return {}
+    comments = {
+        t.start[0]: t.string.lstrip("#").strip() for t in toks if t.type == tokenize.COMMENT
+    }
     found, depth, expect = {}, 0, False
     for t in toks:
         if t.type == tokenize.OP and t.string in "([{":
             depth += 1
             expect = expect or depth == 1
-        elif t.type == tokenize.OP and t.string in ")]}": depth -= 1
-        elif t.type == tokenize.OP and t.string == "," and depth == 1: expect = True
+        elif t.type == tokenize.OP and t.string in ")]}":
+            depth -= 1
+        elif t.type == tokenize.OP and t.string == "," and depth == 1:
+            expect = True
         elif t.type == tokenize.NAME and expect and depth == 1:
             found[t.string], expect = comments.get(t.start[0], ""), False
     return found
 
+# %% ../nbs/00_data.ipynb #4ebbdd1a
 def _parameter_lines(f) -> list:
     "numpydoc lines for each argument of `f` but the first (self): `name : default …`, then its comment indented."
     comments, lines = param_comments(f), []
     for p in list(inspect.signature(f).parameters.values())[1:]:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD): continue
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
         lines.append(p.name if p.default is p.empty else f"{p.name} : default {p.default!r}")
-        if comments.get(p.name): lines.append(f"    {comments[p.name]}")
+        if comments.get(p.name):
+            lines.append(f"    {comments[p.name]}")
     return lines
 
+# %% ../nbs/00_data.ipynb #4905829c
 def _no_arguments(self):
     "The `__init__` given to a documented class that inherits `object`'s."
 
+# %% ../nbs/00_data.ipynb #731bddf9
 def _own_init(cls):
     "The class's own `__init__` (a copy of the inherited one if it has none), so that its doc is the class's alone."
     init = cls.__init__
     if "__init__" not in vars(cls):
         base = init if isinstance(init, types.FunctionType) else _no_arguments
-        init = types.FunctionType(base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__)
+        init = types.FunctionType(
+            base.__code__, base.__globals__, "__init__", base.__defaults__, base.__closure__
+        )
         init.__kwdefaults__, init.__annotations__ = base.__kwdefaults__, dict(base.__annotations__)
         init.__qualname__, init.__module__ = f"{cls.__qualname__}.__init__", cls.__module__
         cls.__init__ = init
     return init
 
+# %% ../nbs/00_data.ipynb #9734dc0a
 def documented(**attributes):
     "Class decorator: `__init__.__doc__` lists the parameters (default, `# comment`) and the `attributes`' meanings."
+
     def decorate(cls):
-        meanings = {**attributes, **{k: v for k, v in getattr(cls, "_attribute_docs", {}).items()
-                                     if k not in attributes}}    # a subclass adds its own before its base's
+        meanings = {
+            **attributes,
+            **{k: v for k, v in getattr(cls, "_attribute_docs", {}).items() if k not in attributes},
+        }  # a subclass adds its own before its base's
         cls._attribute_docs = meanings
         lines = ["Parameters", "----------"] + (_parameter_lines(_own_init(cls)) or ["(none)"])
-        if meanings: lines += ["", "Attributes", "----------"]
-        for name, meaning in meanings.items(): lines += [name, f"    {meaning}"]
+        if meanings:
+            lines += ["", "Attributes", "----------"]
+        for name, meaning in meanings.items():
+            lines += [name, f"    {meaning}"]
         cls.__init__.__doc__ = "\n".join(lines)
         return cls
+
     return decorate
 
 # %% ../nbs/00_data.ipynb #8c8e72f3
 KINDS = ("categorical", "continuous")
 DUPLICATE_POLICIES = ("error", "last")
 
+
 def _pair_keys(worker: np.ndarray, task: np.ndarray, n_tasks: int) -> np.ndarray:
     "One int64 key per answer, equal for two answers exactly when their (worker, task) pairs are equal."
     return worker.astype(np.int64) * max(n_tasks, 1) + task
 
+# %% ../nbs/00_data.ipynb #e08fff1c
 def _pairs_increase(worker: np.ndarray, task: np.ndarray, chunk: int = 2**20) -> bool:
     "True if the (task, worker) pairs strictly increase (sorted by task, then worker): then no pair repeats. One linear pass in chunks."
     last = len(task) - 1
     for lo in range(0, last, chunk):
         a, b = slice(lo, min(lo + chunk, last)), slice(lo + 1, min(lo + chunk, last) + 1)
-        step = task[b] - task[a]                      # int32: both lie in 0..n_tasks−1, so no overflow
-        if (step < 0).any(): return False
+        step = task[b] - task[a]  # int32: both lie in 0..n_tasks−1, so no overflow
+        if (step < 0).any():
+            return False
         same = step == 0
-        if (worker[b][same] <= worker[a][same]).any(): return False
+        if (worker[b][same] <= worker[a][same]).any():
+            return False
     return True
 
+# %% ../nbs/00_data.ipynb #a5e2aafb
 def _last_of_each_pair(key: np.ndarray) -> np.ndarray:
     "Sorted positions of the last occurrence of each pair key (a sort: only called when there are duplicates)."
     _, first_in_reversed = np.unique(key[::-1], return_index=True)
     return np.sort(len(key) - 1 - first_in_reversed)
 
+# %% ../nbs/00_data.ipynb #2168c8c5
 def _index_array(x, name: str, n: Optional[int]) -> tuple:
     "Validate an index array; return it as int32 and the count it implies."
     x = np.asarray(x)
-    if x.ndim != 1: raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
+    if x.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {x.shape}")
     if x.size and not np.issubdtype(x.dtype, np.integer):
         raise TypeError(f"{name} must hold integer indices, got dtype {x.dtype}")
     lo, hi = (int(x.min()), int(x.max())) if x.size else (0, -1)
-    if n is None: n = hi + 1
-    if lo < 0 or hi >= n: raise ValueError(f"{name} indices must lie in 0..{n - 1}, found {lo}..{hi}")
-    return x.astype(np.int32), int(n)                 # a copy: the caller's arrays stay the caller's
+    if n is None:
+        n = hi + 1
+    if lo < 0 or hi >= n:
+        raise ValueError(f"{name} indices must lie in 0..{n - 1}, found {lo}..{hi}")
+    return x.astype(np.int32), int(n)  # a copy: the caller's arrays stay the caller's
 
 # %% ../nbs/00_data.ipynb #a2c5b8ed
 class Answers:
     "Crowdsourced answers in COO form: `worker[k]` gave `value[k]` to `task[k]`."
-    def __init__(self, worker, task, value, *, kind: str = "categorical", n_workers: Optional[int] = None,
-                 n_tasks: Optional[int] = None, n_classes: Optional[int] = None, workers=None, tasks=None,
-                 classes=None, duplicates: str = "error"):
-        if kind not in KINDS: raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+
+    def __init__(
+        self,
+        worker,
+        task,
+        value,
+        *,
+        kind: str = "categorical",
+        n_workers: Optional[int] = None,
+        n_tasks: Optional[int] = None,
+        n_classes: Optional[int] = None,
+        workers=None,
+        tasks=None,
+        classes=None,
+        duplicates: str = "error",
+    ):
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         if duplicates not in DUPLICATE_POLICIES:
             raise ValueError(f"duplicates must be one of {DUPLICATE_POLICIES}, got {duplicates!r}")
         worker, task, value = np.asarray(worker), np.asarray(task), np.asarray(value)
         for name, x in (("worker", worker), ("task", task), ("value", value)):
-            if x.ndim != 1: raise ValueError(f"{name} must be a one-dimensional array (one entry per answer), got shape {x.shape}")
+            if x.ndim != 1:
+                raise ValueError(
+                    f"{name} must be a one-dimensional array (one entry per answer), got shape {x.shape}"
+                )
         lengths = {"worker": len(worker), "task": len(task), "value": len(value)}
-        if len(set(lengths.values())) != 1: raise ValueError(f"worker, task and value must have equal lengths, got {lengths}")
-        if not len(value): raise ValueError("answers are empty: at least one (worker, task, value) is needed")
-        if workers is not None and n_workers is None: n_workers = len(workers)
-        if tasks is not None and n_tasks is None: n_tasks = len(tasks)
+        if len(set(lengths.values())) != 1:
+            raise ValueError(f"worker, task and value must have equal lengths, got {lengths}")
+        if not len(value):
+            raise ValueError("answers are empty: at least one (worker, task, value) is needed")
+        if workers is not None and n_workers is None:
+            n_workers = len(workers)
+        if tasks is not None and n_tasks is None:
+            n_tasks = len(tasks)
         self.worker, self.n_workers = _index_array(worker, "worker", n_workers)
         self.task, self.n_tasks = _index_array(task, "task", n_tasks)
         self.kind = kind
@@ -206,23 +286,35 @@ class Answers:
         self.workers = np.arange(self.n_workers) if workers is None else np.asarray(workers)
         self.tasks = np.arange(self.n_tasks) if tasks is None else np.asarray(tasks)
         self.classes = classes
-        for name, ids, n in (("workers", self.workers, self.n_workers), ("tasks", self.tasks, self.n_tasks)):
-            if len(ids) != n: raise ValueError(f"{name} must list {n} ids (one per index), got {len(ids)}")
+        for name, ids, n in (
+            ("workers", self.workers, self.n_workers),
+            ("tasks", self.tasks, self.n_tasks),
+        ):
+            if len(ids) != n:
+                raise ValueError(f"{name} must list {n} ids (one per index), got {len(ids)}")
         self._resolve_duplicates(duplicates)
 
     def _resolve_duplicates(self, policy: str):
-        if _pairs_increase(self.worker, self.task): return   # sorted by task then worker: linear, ~1 byte per answer
+        if _pairs_increase(self.worker, self.task):
+            return  # sorted by task then worker: linear, ~1 byte per answer
         key = _pair_keys(self.worker, self.task, self.n_tasks)
-        if pd.Index(key).is_unique: return           # a hash check: ~2.5× faster than the sort on 5 M answers
+        if pd.Index(key).is_unique:
+            return  # a hash check: ~2.5× faster than the sort on 5 M answers
         keep = _last_of_each_pair(key)
         if policy == "error":
-            raise ValueError(f"{len(self.value) - len(keep)} duplicate (worker, task) pairs; "
-                             "pass duplicates='last' to keep the last answer of each pair")
+            raise ValueError(
+                f"{len(self.value) - len(keep)} duplicate (worker, task) pairs; "
+                "pass duplicates='last' to keep the last answer of each pair"
+            )
         self.worker, self.task, self.value = self.worker[keep], self.task[keep], self.value[keep]
 
     @property
-    def n_answers(self) -> int: return len(self.value)
-    def __len__(self): return self.n_answers
+    def n_answers(self) -> int:
+        return len(self.value)
+
+    def __len__(self):
+        return self.n_answers
+
     def __repr__(self):
         k = f"K={self.n_classes}" if self.kind == "categorical" else "continuous"
         return f"Answers({self.n_answers} answers, {self.n_workers} workers, {self.n_tasks} tasks, {k})"
@@ -231,27 +323,46 @@ class Answers:
 def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classes) -> tuple:
     "Validate answer values for `kind`; return (values, n_classes, classes)."
     if kind == "continuous":
-        if not np.issubdtype(value.dtype, np.number) or np.issubdtype(value.dtype, np.complexfloating):
+        if not np.issubdtype(value.dtype, np.number) or np.issubdtype(
+            value.dtype, np.complexfloating
+        ):
             raise TypeError(f"continuous values must be real numbers, got dtype {value.dtype}")
         value = value.astype(np.float64)
         bad = np.flatnonzero(~np.isfinite(value))
-        if len(bad): raise ValueError(f"value contains NaN or infinite entries at positions {bad[:5].tolist()}"
-                                      + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-                                      + "; continuous answers must be finite")
+        if len(bad):
+            raise ValueError(
+                f"value contains NaN or infinite entries at positions {bad[:5].tolist()}"
+                + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+                + "; continuous answers must be finite"
+            )
         return value, None, np.array([])
     if np.issubdtype(value.dtype, np.floating):
-        if np.isnan(value).any(): raise ValueError("value contains NaN; a missing answer is an absent (worker, task) pair, not NaN")
-        if (value != np.round(value)).any(): raise ValueError("categorical values must be integer class indices, got non-integer floats")
+        if np.isnan(value).any():
+            raise ValueError(
+                "value contains NaN; a missing answer is an absent (worker, task) pair, not NaN"
+            )
+        if (value != np.round(value)).any():
+            raise ValueError(
+                "categorical values must be integer class indices, got non-integer floats"
+            )
     elif not np.issubdtype(value.dtype, np.integer):
-        raise TypeError(f"categorical values must be integer class indices, got dtype {value.dtype}; use Answers.from_frame for labels")
-    if classes is not None and n_classes is None: n_classes = len(classes)
-    lo, hi = int(value.min()), int(value.max())       # on the values as given: no int64 copy of them
+        raise TypeError(
+            f"categorical values must be integer class indices, got dtype {value.dtype}; use Answers.from_frame for labels"
+        )
+    if classes is not None and n_classes is None:
+        n_classes = len(classes)
+    lo, hi = int(value.min()), int(value.max())  # on the values as given: no int64 copy of them
     n_classes = hi + 1 if n_classes is None else check_count(n_classes, "n_classes")
-    if lo < 0 or hi >= n_classes: raise ValueError(f"labels must lie in 0..{n_classes - 1} (n_classes={n_classes}), found {lo}..{hi}")
+    if lo < 0 or hi >= n_classes:
+        raise ValueError(
+            f"labels must lie in 0..{n_classes - 1} (n_classes={n_classes}), found {lo}..{hi}"
+        )
     classes = np.arange(n_classes) if classes is None else np.asarray(classes)
-    if len(classes) != n_classes: raise ValueError(f"classes must list {n_classes} labels, got {len(classes)}")
+    if len(classes) != n_classes:
+        raise ValueError(f"classes must list {n_classes} labels, got {len(classes)}")
     return value.astype(class_dtype(n_classes)), int(n_classes), classes
 
+# %% ../nbs/00_data.ipynb #930aeff4
 def class_dtype(n_classes: int) -> np.dtype:
     "The smallest signed integer type that holds class indices 0..n_classes−1 (int8 up to 127 classes)."
     return np.dtype(np.int8 if n_classes <= 127 else np.int16 if n_classes <= 32767 else np.int32)
@@ -259,46 +370,66 @@ def class_dtype(n_classes: int) -> np.dtype:
 # %% ../nbs/00_data.ipynb #04a3c7af
 def _factorize(ids: pd.Series) -> tuple:
     "Sorted unique ids and each row's index into them (falls back to first-seen order for unsortable ids)."
-    try: codes, uniques = pd.factorize(ids, sort=True)
-    except TypeError: codes, uniques = pd.factorize(ids, sort=False)
+    try:
+        codes, uniques = pd.factorize(ids, sort=True)
+    except TypeError:
+        codes, uniques = pd.factorize(ids, sort=False)
     return codes, np.asarray(uniques)
 
+# %% ../nbs/00_data.ipynb #42ab1990
 def _rows(mask, frame: pd.Series) -> str:
     "The row labels (the DataFrame's index) where `mask` holds, the first five, for an error message."
     rows = frame.index[np.asarray(mask)]
     return f"{rows[:5].tolist()}" + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
 
+# %% ../nbs/00_data.ipynb #d81b1578
 def _label_type(v) -> str:
     "What a label is, for the mixed-type check: bool, int, float, or its Python type's name."
-    if isinstance(v, (bool, np.bool_)): return "bool"
-    if isinstance(v, (int, np.integer)): return "int"
-    if isinstance(v, (float, np.floating)): return "float"
+    if isinstance(v, (bool, np.bool_)):
+        return "bool"
+    if isinstance(v, (int, np.integer)):
+        return "int"
+    if isinstance(v, (float, np.floating)):
+        return "float"
     return type(v).__name__
 
+# %% ../nbs/00_data.ipynb #bc260a51
 def _check_label_column(labels: pd.Series, name: str) -> None:
     "Reject a label column with missing values, labels of mixed Python types, or infinite values; name column and rows."
     missing = labels.isna()
     if missing.any():
-        raise ValueError(f"column {name!r} has {int(missing.sum())} missing (NaN) labels, in rows {_rows(missing, labels)}; "
-                         "a task a worker did not answer is a row left out, not a NaN")
+        raise ValueError(
+            f"column {name!r} has {int(missing.sum())} missing (NaN) labels, in rows {_rows(missing, labels)}; "
+            "a task a worker did not answer is a row left out, not a NaN"
+        )
     kinds = labels.map(_label_type) if labels.dtype == object else None
     if kinds is not None and kinds.nunique() > 1:
         first = np.flatnonzero(~kinds.duplicated().to_numpy())
         rows = labels.index[first].tolist()
-        examples = ", ".join(f"{kinds.iloc[i]} {labels.iloc[i]!r} (row {r!r})" for i, r in zip(first, rows))
-        raise TypeError(f"column {name!r} mixes label types: {examples}; give every label the same type")
-    if pd.api.types.is_float_dtype(labels.dtype) or (kinds is not None and kinds.iloc[0] == "float"):
+        examples = ", ".join(
+            f"{kinds.iloc[i]} {labels.iloc[i]!r} (row {r!r})" for i, r in zip(first, rows)
+        )
+        raise TypeError(
+            f"column {name!r} mixes label types: {examples}; give every label the same type"
+        )
+    if pd.api.types.is_float_dtype(labels.dtype) or (
+        kinds is not None and kinds.iloc[0] == "float"
+    ):
         infinite = np.isinf(labels.to_numpy(np.float64))
         if infinite.any():
-            raise ValueError(f"column {name!r} has infinite labels in rows {_rows(infinite, labels)}; "
-                             "a label is a class or a finite value")
+            raise ValueError(
+                f"column {name!r} has infinite labels in rows {_rows(infinite, labels)}; "
+                "a label is a class or a finite value"
+            )
 
+# %% ../nbs/00_data.ipynb #852e7553
 def _label_codes(labels: pd.Series, classes, n_classes: Optional[int]) -> tuple:
     "Map categorical labels to class indices; return (codes, classes)."
     if classes is not None:
         classes = np.asarray(classes)
         lookup = pd.Index(classes)
-        if not lookup.is_unique: raise ValueError("classes must not repeat a label")
+        if not lookup.is_unique:
+            raise ValueError("classes must not repeat a label")
         codes = lookup.get_indexer(labels)
         if (codes < 0).any():
             unknown = sorted(set(labels[codes < 0].tolist()), key=str)[:5]
@@ -309,119 +440,189 @@ def _label_codes(labels: pd.Series, classes, n_classes: Optional[int]) -> tuple:
     codes, uniques = _factorize(labels)
     return codes, uniques
 
-FLOAT_CLASSES = 10   # float labels with more distinct non-integer values than this look continuous
+# %% ../nbs/00_data.ipynb #5c9bd9e7
+FLOAT_CLASSES = 10  # float labels with more distinct non-integer values than this look continuous
+
 
 def _check_not_continuous(labels: pd.Series, label: str) -> None:
     "Refuse float labels with many distinct non-integer values as classes: they look like continuous answers."
-    if not pd.api.types.is_float_dtype(labels.dtype): return
+    if not pd.api.types.is_float_dtype(labels.dtype):
+        return
     x = labels.to_numpy(np.float64)
     values = np.unique(x)
     if (x != np.round(x)).any() and len(values) > FLOAT_CLASSES:
-        raise ValueError(f"column {label!r} holds {len(values)} distinct non-integer numbers ({values[0]:g}, "
-                         f"{values[1]:g}, ...): they look like continuous answers, not classes; fit a continuous "
-                         "aggregator (Mean, Median, ConfidenceWeightedMean, CRH, GTM), or pass classes=[...] to read "
-                         "them as classes")
+        raise ValueError(
+            f"column {label!r} holds {len(values)} distinct non-integer numbers ({values[0]:g}, "
+            f"{values[1]:g}, ...): they look like continuous answers, not classes; fit a continuous "
+            "aggregator (Mean, Median, ConfidenceWeightedMean, CRH, GTM), or pass classes=[...] to read "
+            "them as classes"
+        )
 
+# %% ../nbs/00_data.ipynb #70b91e43
 @classmethod
-def _from_frame(cls, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label", *,
-                kind: Optional[str] = None, classes=None, n_classes: Optional[int] = None,
-                duplicates: str = "error") -> "Answers":
+def _from_frame(
+    cls,
+    df: pd.DataFrame,
+    worker: str = "worker",
+    task: str = "task",
+    label: str = "label",
+    *,
+    kind: Optional[str] = None,
+    classes=None,
+    n_classes: Optional[int] = None,
+    duplicates: str = "error",
+) -> "Answers":
     "Answers from a long DataFrame (crowd-kit's format: one row per worker, task, label)."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
     missing = [c for c in (worker, task, label) if c not in df.columns]
-    if missing: raise ValueError(f"columns {missing} not in the DataFrame (it has {list(df.columns)})")
-    if not len(df): raise ValueError("answers are empty: the DataFrame has no rows")
+    if missing:
+        raise ValueError(f"columns {missing} not in the DataFrame (it has {list(df.columns)})")
+    if not len(df):
+        raise ValueError("answers are empty: the DataFrame has no rows")
     for c in (worker, task):
-        if df[c].isna().any(): raise ValueError(f"column {c!r} has missing ids, in rows {_rows(df[c].isna(), df[c])}")
+        if df[c].isna().any():
+            raise ValueError(f"column {c!r} has missing ids, in rows {_rows(df[c].isna(), df[c])}")
     _check_label_column(df[label], label)
-    if kind is None: kind = "continuous" if pd.api.types.is_float_dtype(df[label].dtype) else "categorical"
-    if kind == "categorical" and classes is None and n_classes is None: _check_not_continuous(df[label], label)
+    if kind is None:
+        kind = "continuous" if pd.api.types.is_float_dtype(df[label].dtype) else "categorical"
+    if kind == "categorical" and classes is None and n_classes is None:
+        _check_not_continuous(df[label], label)
     w, workers = _factorize(df[worker])
     t, tasks = _factorize(df[task])
-    if kind == "categorical": value, classes = _label_codes(df[label], classes, n_classes)
-    else: value = df[label].to_numpy()
-    return cls(w, t, value, kind=kind, workers=workers, tasks=tasks, classes=classes, n_classes=n_classes,
-               duplicates=duplicates)
+    if kind == "categorical":
+        value, classes = _label_codes(df[label], classes, n_classes)
+    else:
+        value = df[label].to_numpy()
+    return cls(
+        w,
+        t,
+        value,
+        kind=kind,
+        workers=workers,
+        tasks=tasks,
+        classes=classes,
+        n_classes=n_classes,
+        duplicates=duplicates,
+    )
 
-def _to_frame(self, worker: str = "worker", task: str = "task", label: str = "label") -> pd.DataFrame:
+# %% ../nbs/00_data.ipynb #a7556542
+def _to_frame(
+    self, worker: str = "worker", task: str = "task", label: str = "label"
+) -> pd.DataFrame:
     "Back to crowd-kit's long format, with the original ids and labels."
     labels = self.value if self.kind == "continuous" else self.classes[self.value]
-    return pd.DataFrame({worker: self.workers[self.worker], task: self.tasks[self.task], label: labels})
+    return pd.DataFrame(
+        {worker: self.workers[self.worker], task: self.tasks[self.task], label: labels}
+    )
+
 
 Answers.from_frame, Answers.to_frame = _from_frame, _to_frame
 
 # %% ../nbs/00_data.ipynb #717d8887
-def _from_csv(cls, path, worker: str = "worker", task: str = "task", label: str = "label", **kwargs) -> "Answers":
+def _from_csv(
+    cls, path, worker: str = "worker", task: str = "task", label: str = "label", **kwargs
+) -> "Answers":
     "Answers from a long CSV file (worker,task,label); keyword arguments go to `from_frame`."
     path = Path(path)
-    if not path.exists(): raise FileNotFoundError(f"no answers file at {path}")
+    if not path.exists():
+        raise FileNotFoundError(f"no answers file at {path}")
     return cls.from_frame(pd.read_csv(path), worker, task, label, **kwargs)
 
+# %% ../nbs/00_data.ipynb #c7f010c4
 def _to_csv(self, path, **kwargs) -> Path:
     "Write the long format (worker,task,label with original ids) to `path`."
     self.to_frame(**kwargs).to_csv(path, index=False)
     return Path(path)
 
+# %% ../nbs/00_data.ipynb #8ba95b65
 def _dense(self, fill: float = np.nan, max_cells: int = 10**8) -> np.ndarray:
     "The workers × tasks matrix of values, `fill` where a worker gave no answer."
     cells = self.n_workers * self.n_tasks
-    if cells > max_cells: raise ValueError(f"dense() would allocate {cells} cells (> max_cells={max_cells}); raise max_cells to allow it")
+    if cells > max_cells:
+        raise ValueError(
+            f"dense() would allocate {cells} cells (> max_cells={max_cells}); raise max_cells to allow it"
+        )
     M = np.full((self.n_workers, self.n_tasks), fill, dtype=np.float64)
     M[self.worker, self.task] = self.value
     return M
 
+
 Answers.from_csv, Answers.to_csv, Answers.dense = classmethod(_from_csv), _to_csv, _dense
 
 # %% ../nbs/00_data.ipynb #6ebd9084
-def _with_values(self, value, kind: Optional[str] = None, n_classes: Optional[int] = None, classes=None) -> "Answers":
+def _with_values(
+    self, value, kind: Optional[str] = None, n_classes: Optional[int] = None, classes=None
+) -> "Answers":
     "The same (worker, task) pairs with new values (validated for `kind`, default this one's)."
     kind = self.kind if kind is None else kind
-    if kind == "categorical" and n_classes is None and classes is None and self.kind == "categorical":
+    if (
+        kind == "categorical"
+        and n_classes is None
+        and classes is None
+        and self.kind == "categorical"
+    ):
         n_classes, classes = self.n_classes, self.classes
     value = np.asarray(value)
-    if value.shape != self.value.shape: raise ValueError(f"value must have shape {self.value.shape}, got {value.shape}")
-    if kind not in KINDS: raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    if value.shape != self.value.shape:
+        raise ValueError(f"value must have shape {self.value.shape}, got {value.shape}")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     new = object.__new__(Answers)
     new.__dict__.update(self.__dict__)
     new.kind = kind
     new.value, new.n_classes, new.classes = _check_values(value, kind, n_classes, classes)
     return new
 
+# %% ../nbs/00_data.ipynb #f160407c
 def _select(self, mask) -> "Answers":
     "The answers where `mask` (boolean over answers, or distinct integer positions) holds; ids and sizes are kept."
     m = np.asarray(mask)
     if m.dtype == bool and m.shape != (self.n_answers,):
-        raise ValueError(f"mask must be a boolean array of shape ({self.n_answers},) or integer positions, got shape {m.shape}")
-    if m.dtype != bool and (m.ndim != 1 or not np.issubdtype(m.dtype, np.integer) or len(np.unique(m)) != len(m)):
-        raise ValueError("mask must be a boolean array over the answers or distinct integer positions (a repeat would duplicate a pair)")
+        raise ValueError(
+            f"mask must be a boolean array of shape ({self.n_answers},) or integer positions, got shape {m.shape}"
+        )
+    if m.dtype != bool and (
+        m.ndim != 1 or not np.issubdtype(m.dtype, np.integer) or len(np.unique(m)) != len(m)
+    ):
+        raise ValueError(
+            "mask must be a boolean array over the answers or distinct integer positions (a repeat would duplicate a pair)"
+        )
     idx = np.arange(self.n_answers)[m]
-    if not len(idx): raise ValueError("select() would leave no answers")
+    if not len(idx):
+        raise ValueError("select() would leave no answers")
     new = object.__new__(Answers)
     new.__dict__.update(self.__dict__)
     new.worker, new.task, new.value = self.worker[idx], self.task[idx], self.value[idx]
     return new
+
 
 Answers.with_values, Answers.select = _with_values, _select
 
 # %% ../nbs/00_data.ipynb #ff047bfc
 DATA_ENV = "LDP_TRUTH_DATA"
 
+
 def find_data_root(root=None) -> Optional[Path]:
     "The datasets folder: `root`, else `$LDP_TRUTH_DATA`, else `shared/datasets` beside the working directory or a parent; None if none exists."
     if root is not None:
         root = Path(root)
-        if not root.is_dir(): raise FileNotFoundError(f"root={str(root)!r} is not a directory")
+        if not root.is_dir():
+            raise FileNotFoundError(f"root={str(root)!r} is not a directory")
         return root
     if os.environ.get(DATA_ENV):
         env = Path(os.environ[DATA_ENV])
-        if not env.is_dir(): raise FileNotFoundError(f"${DATA_ENV}={str(env)!r} is not a directory")
+        if not env.is_dir():
+            raise FileNotFoundError(f"${DATA_ENV}={str(env)!r} is not a directory")
         return env
     here = Path.cwd().resolve()
     for d in (here, *here.parents):
         for cand in (d / "shared" / "datasets", d / "datasets"):
-            if (cand / "README.md").exists() and any(cand.glob("*/answers.csv")): return cand
+            if (cand / "README.md").exists() and any(cand.glob("*/answers.csv")):
+                return cand
     return None
 
+# %% ../nbs/00_data.ipynb #8498fa44
 def list_datasets(root=None) -> list:
     "Names of the datasets found (folders holding an `answers.csv`), sorted."
     r = find_data_root(root)
@@ -431,6 +632,7 @@ def list_datasets(root=None) -> list:
 @dataclass
 class Dataset:
     "Answers with ground truth over the task index (NaN where unknown) and the source's metadata."
+
     answers: Answers
     truth: np.ndarray
     meta: dict = field(default_factory=dict)
@@ -439,41 +641,66 @@ class Dataset:
     def __post_init__(self):
         self.truth = np.asarray(self.truth, dtype=np.float64)
         if self.truth.shape != (self.answers.n_tasks,):
-            raise ValueError(f"truth must have one entry per task ({self.answers.n_tasks}), got shape {self.truth.shape}")
+            raise ValueError(
+                f"truth must have one entry per task ({self.answers.n_tasks}), got shape {self.truth.shape}"
+            )
         known = self.truth[~np.isnan(self.truth)]
         if self.answers.kind == "categorical" and len(known):
             bad = (known != np.round(known)) | (known < 0) | (known >= self.answers.n_classes)
-            if bad.any(): raise ValueError(f"truth labels must be class indices in 0..{self.answers.n_classes - 1}")
+            if bad.any():
+                raise ValueError(
+                    f"truth labels must be class indices in 0..{self.answers.n_classes - 1}"
+                )
 
     @property
-    def n_truth(self) -> int: return int((~np.isnan(self.truth)).sum())
-    def __repr__(self): return f"Dataset({self.name!r}, {self.answers!r}, {self.n_truth} with truth)"
+    def n_truth(self) -> int:
+        return int((~np.isnan(self.truth)).sum())
+
+    def __repr__(self):
+        return f"Dataset({self.name!r}, {self.answers!r}, {self.n_truth} with truth)"
 
     def truth_series(self) -> pd.Series:
         "The known truths as a Series indexed by task id, in the original labels: comparable with `fit_predict(df)`."
         known = ~np.isnan(self.truth)
         values = self.truth[known]
-        if self.answers.kind == "categorical": values = self.answers.classes[values.astype(np.int64)]
-        return pd.Series(values, index=pd.Index(self.answers.tasks[known], name="task"), name="truth")
+        if self.answers.kind == "categorical":
+            values = self.answers.classes[values.astype(np.int64)]
+        return pd.Series(
+            values, index=pd.Index(self.answers.tasks[known], name="task"), name="truth"
+        )
 
 # %% ../nbs/00_data.ipynb #d71752b1
-def truth_from_frame(answers: Answers, df: pd.DataFrame, task: str = "task", truth: str = "truth",
-                     unknown_tasks: str = "error") -> np.ndarray:
+def truth_from_frame(
+    answers: Answers,
+    df: pd.DataFrame,
+    task: str = "task",
+    truth: str = "truth",
+    unknown_tasks: str = "error",
+) -> np.ndarray:
     "Ground truth as a float array over `answers`' task index, NaN where the table has no row."
-    if unknown_tasks not in ("error", "ignore"): raise ValueError(f"unknown_tasks must be 'error' or 'ignore', got {unknown_tasks!r}")
+    if unknown_tasks not in ("error", "ignore"):
+        raise ValueError(f"unknown_tasks must be 'error' or 'ignore', got {unknown_tasks!r}")
     ids = pd.Index(answers.tasks)
     keys = df[task]
     if len(keys) and pd.api.types.infer_dtype(keys) != pd.api.types.infer_dtype(ids):
         ids, keys = ids.astype(str), keys.astype(str)
-    if not keys.is_unique: raise ValueError(f"the truth table names some tasks twice, e.g. {keys[keys.duplicated()].tolist()[:3]}")
+    if not keys.is_unique:
+        raise ValueError(
+            f"the truth table names some tasks twice, e.g. {keys[keys.duplicated()].tolist()[:3]}"
+        )
     pos = ids.get_indexer(keys)
     if (pos < 0).any() and unknown_tasks == "error":
-        raise ValueError(f"{int((pos < 0).sum())} truth rows name tasks with no answers, e.g. {keys[pos < 0].tolist()[:3]}")
+        raise ValueError(
+            f"{int((pos < 0).sum())} truth rows name tasks with no answers, e.g. {keys[pos < 0].tolist()[:3]}"
+        )
     values = df[truth]
     if answers.kind == "categorical" and not pd.api.types.is_numeric_dtype(values.dtype):
         codes = pd.Index(answers.classes).get_indexer(values)
         unknown = (codes < 0) & values.notna().to_numpy()
-        if unknown.any(): raise ValueError(f"truth labels {sorted(set(values[unknown].tolist()), key=str)[:5]} are not in the classes {answers.classes.tolist()}")
+        if unknown.any():
+            raise ValueError(
+                f"truth labels {sorted(set(values[unknown].tolist()), key=str)[:5]} are not in the classes {answers.classes.tolist()}"
+            )
         values = pd.Series(np.where(codes < 0, np.nan, codes), index=values.index)
     out = np.full(answers.n_tasks, np.nan)
     out[pos[pos >= 0]] = np.asarray(values, dtype=np.float64)[pos >= 0]
@@ -484,37 +711,60 @@ def load_dataset(name: str, root=None) -> Dataset:
     "Load a dataset folder (`answers.csv`, `truth.csv`, `meta.json`) by name; see `list_datasets`."
     r = find_data_root(root)
     if r is None:
-        raise FileNotFoundError(f"no datasets folder found: pass root=, set ${DATA_ENV}, or place shared/datasets beside the project")
+        raise FileNotFoundError(
+            f"no datasets folder found: pass root=, set ${DATA_ENV}, or place shared/datasets beside the project"
+        )
     known = list_datasets(r)
-    if name not in known: raise ValueError(f"unknown dataset {name!r}; known datasets in {r}: {', '.join(known)}")
+    if name not in known:
+        raise ValueError(f"unknown dataset {name!r}; known datasets in {r}: {', '.join(known)}")
     folder = r / name
     meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").exists() else {}
     kind = "continuous" if meta.get("kind") == "continuous" else "categorical"
     frame = pd.read_csv(folder / "answers.csv")
     names = meta.get("classes") or None
     A = Answers.from_frame(frame, kind=kind, n_classes=len(names) if names else None)
-    if names: A = A.with_values(A.value, n_classes=len(names), classes=names)
+    if names:
+        A = A.with_values(A.value, n_classes=len(names), classes=names)
     truth_file = folder / "truth.csv"
-    truth = truth_from_frame(A, pd.read_csv(truth_file)) if truth_file.exists() else np.full(A.n_tasks, np.nan)
+    truth = (
+        truth_from_frame(A, pd.read_csv(truth_file))
+        if truth_file.exists()
+        else np.full(A.n_tasks, np.nan)
+    )
     ds = Dataset(A, truth, meta, name)
     _check_counts(ds)
     return ds
 
+# %% ../nbs/00_data.ipynb #6a2366be
 def _check_counts(ds: Dataset):
     "Raise if the loaded counts differ from those recorded in `meta.json` (a damaged or edited folder)."
     A, m = ds.answers, ds.meta
-    got = {"n_workers": A.n_workers, "n_tasks": A.n_tasks, "n_answers": A.n_answers, "n_truth": ds.n_truth}
+    got = {
+        "n_workers": A.n_workers,
+        "n_tasks": A.n_tasks,
+        "n_answers": A.n_answers,
+        "n_truth": ds.n_truth,
+    }
     wrong = {k: (v, m[k]) for k, v in got.items() if k in m and m[k] != v}
-    if wrong: raise ValueError(f"dataset {ds.name!r} does not match its meta.json (loaded, recorded): {wrong}")
+    if wrong:
+        raise ValueError(
+            f"dataset {ds.name!r} does not match its meta.json (loaded, recorded): {wrong}"
+        )
 
 # %% ../nbs/00_data.ipynb #9ebb40db
 def datasets_available(*names: str, root=None) -> bool:
     "True if every named dataset can be loaded; otherwise print which are missing and where we looked."
-    try: found = set(list_datasets(root))
-    except FileNotFoundError as e: found, why = set(), str(e)
-    else: why = f"looked in {find_data_root(root) or 'root=, $' + DATA_ENV + ', shared/datasets'}"
+    try:
+        found = set(list_datasets(root))
+    except FileNotFoundError as e:
+        found, why = set(), str(e)
+    else:
+        why = f"looked in {find_data_root(root) or 'root=, $' + DATA_ENV + ', shared/datasets'}"
     missing = [n for n in names if n not in found]
-    if missing: print(f"skipped: datasets {missing} not found ({why}); set ${DATA_ENV} to the datasets folder")
+    if missing:
+        print(
+            f"skipped: datasets {missing} not found ({why}); set ${DATA_ENV} to the datasets folder"
+        )
     return not missing
 
 # %% ../nbs/00_data.ipynb #98d64f8b
@@ -524,11 +774,21 @@ def dataset_summary(datasets: Iterable[Dataset]) -> pd.DataFrame:
     for ds in datasets:
         A = ds.answers
         per_worker = np.bincount(A.worker, minlength=A.n_workers)
-        rows.append({"dataset": ds.name, "kind": A.kind, "K": A.n_classes or "-", "workers": A.n_workers,
-                     "tasks": A.n_tasks, "answers": A.n_answers, "truth": ds.n_truth,
-                     "sparsity": round(float(1 - (per_worker / A.n_tasks).mean()), 3)})
+        rows.append(
+            {
+                "dataset": ds.name,
+                "kind": A.kind,
+                "K": A.n_classes or "-",
+                "workers": A.n_workers,
+                "tasks": A.n_tasks,
+                "answers": A.n_answers,
+                "truth": ds.n_truth,
+                "sparsity": round(float(1 - (per_worker / A.n_tasks).mean()), 3),
+            }
+        )
     return pd.DataFrame(rows)
 
+# %% ../nbs/00_data.ipynb #9db9296a
 def dataset_table(root=None) -> pd.DataFrame:
     "`dataset_summary` of every dataset found."
     return dataset_summary(load_dataset(name, root) for name in list_datasets(root))

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from .data import _factorize, _label_codes
-from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step, largest_change,
-                               observed_counts, sort_by_task, task_mad, task_mean, task_median, task_std,
-                               task_weighted_median, onehot, vote_shares)
+from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step,
+                               largest_change, observed_counts, sort_by_task, task_mad, task_mean,
+                               task_median, task_std, task_weighted_median, onehot, vote_shares)
 
 # %% auto #0
 __all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
@@ -29,20 +29,27 @@ def _dask():
         import dask.dataframe as dd
         import dask.distributed as dist
     except ImportError as e:
-        raise ImportError("fitting on a Dask DataFrame needs the optional extra: pip install 'ldp_truth[dask]'") from e
+        raise ImportError(
+            "fitting on a Dask DataFrame needs the optional extra: pip install 'ldp_truth[dask]'"
+        ) from e
     return dd, dist
 
+# %% ../nbs/08_distributed.ipynb #0b5ce662
 def is_dask_frame(x) -> bool:
     "True for a `dask.dataframe.DataFrame` (checked without importing Dask when nothing has imported it)."
     dd = sys.modules.get("dask.dataframe")
     return dd is not None and isinstance(x, dd.DataFrame)
 
+# %% ../nbs/08_distributed.ipynb #a34e176c
 def default_client():
     "The running `dask.distributed` client; without one, a client of an in-process `LocalCluster` (made once)."
     _, dist = _dask()
-    try: return dist.get_client()
-    except ValueError: return _local_client()
+    try:
+        return dist.get_client()
+    except ValueError:
+        return _local_client()
 
+# %% ../nbs/08_distributed.ipynb #f3da05a9
 @lru_cache(maxsize=1)
 def _local_client():
     "A client of an in-process local cluster (threads), made by the first fit without a client, kept for the session."
@@ -53,20 +60,26 @@ def _local_client():
 @dataclass
 class Codes:
     "Global codes fixed before the first iteration: workers (sorted ids) and the class index of each raw label."
+
     workers: np.ndarray
     labels: np.ndarray
     label_codes: np.ndarray
     classes: np.ndarray
 
     @property
-    def n_workers(self) -> int: return len(self.workers)
-    @property
-    def n_classes(self) -> int: return len(self.classes)
+    def n_workers(self) -> int:
+        return len(self.workers)
 
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+# %% ../nbs/08_distributed.ipynb #c9d93609
 def _worker_ids(ddf, worker: str = "worker") -> np.ndarray:
     "The sorted unique worker ids of a Dask DataFrame: worker code i is id i, as in `Answers.from_frame`."
     return _factorize(pd.Series(ddf[worker].unique().compute()))[1]
 
+# %% ../nbs/08_distributed.ipynb #3cea176b
 def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=None) -> Codes:
     "Worker and class codes of a Dask DataFrame as `Answers.from_frame` makes them; only unique values reach the client."
     workers = _worker_ids(ddf, worker)
@@ -74,17 +87,26 @@ def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=N
     codes, found = _label_codes(raw, classes, None)
     codes = np.asarray(codes, dtype=np.int64)
     if (codes < 0).any():
-        raise ValueError(f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}")
-    return Codes(workers, raw.to_numpy(), codes, np.arange(codes.max() + 1) if found is None else np.asarray(found))
+        raise ValueError(
+            f"integer labels must be class indices ≥ 0, found {raw[codes < 0].tolist()[:3]}"
+        )
+    return Codes(
+        workers,
+        raw.to_numpy(),
+        codes,
+        np.arange(codes.max() + 1) if found is None else np.asarray(found),
+    )
 
 # %% ../nbs/08_distributed.ipynb #83ddec5e
 @dataclass
 class _Part:
     "One partition's answers, kept on the cluster: task ids, `kernels.onehot` of the answers, tasks × classes votes."
+
     tasks: np.ndarray
-    X: object           # SciPy CSR on the NumPy path, `kernels.AnswerOrder` on the compiled one
+    X: object  # SciPy CSR on the NumPy path, `kernels.AnswerOrder` on the compiled one
     votes: np.ndarray
 
+# %% ../nbs/08_distributed.ipynb #34667f7c
 def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> _Part:
     "Encode one partition with the global codes; a (worker, task) pair answered twice raises."
     W, K = codes.n_workers, codes.n_classes
@@ -92,10 +114,13 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
     v = codes.label_codes[pd.Index(codes.labels).get_indexer(df[label])]
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * W + w).is_unique:
-        raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
+        raise ValueError(
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+        )
     w, t, v = w.astype(np.int32), t.astype(np.int32), v.astype(np.int8 if K <= 127 else np.int32)
     return _Part(tasks, onehot(w, t, v, W, len(tasks), K), class_counts(t, v, len(tasks), K))
 
+# %% ../nbs/08_distributed.ipynb #832aad8b
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
     "Tasks × classes vote counts of a partition."
     return part.votes.astype(np.float64)
@@ -106,15 +131,18 @@ def _start_step(part: _Part, W: int, K: int, log_channel: Optional[np.ndarray]) 
     P = vote_shares(_vote_counts(part, K), log_channel)
     return observed_counts(part.X, P, W), P.sum(0), len(part.tasks)
 
+# %% ../nbs/08_distributed.ipynb #b8917b40
 def _em_step(part: _Part, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
     "One E-step on one partition, summarised for the M-step: N, posterior sums, number of tasks, log-likelihood."
     P, ll = e_step(part.X, log_conf, log_prior)
     return observed_counts(part.X, P, log_conf.shape[0]), P.sum(0), len(part.tasks), ll
 
+# %% ../nbs/08_distributed.ipynb #b1b24f56
 def _symbol_counts(part: _Part, K: int) -> tuple:
     "How often each observed symbol was answered in the partition."
     return (_vote_counts(part, K).sum(0),)
 
+# %% ../nbs/08_distributed.ipynb #62c55ab9
 def _add(*parts: tuple) -> tuple:
     "Element-wise sum of partition summaries."
     return tuple(sum(x) for x in zip(*parts))
@@ -123,9 +151,13 @@ def _add(*parts: tuple) -> tuple:
 def _tree_reduce(client, futures: list, fan_in: int = 8, combine=_add):
     "Combine summaries on the cluster in a tree of `combine` tasks (fan-in 8; `_add` sums); the client gets one tuple."
     while len(futures) > 1:
-        futures = [client.submit(combine, *futures[i:i + fan_in], pure=False) for i in range(0, len(futures), fan_in)]
+        futures = [
+            client.submit(combine, *futures[i : i + fan_in], pure=False)
+            for i in range(0, len(futures), fan_in)
+        ]
     return futures[0].result()
 
+# %% ../nbs/08_distributed.ipynb #1c2d2e43
 def _map_reduce(client, parts: list, fn, *args) -> tuple:
     "Apply `fn(part, *args)` to every partition on the cluster and sum the summaries."
     return _tree_reduce(client, [client.submit(fn, p, *args, pure=False) for p in parts])
@@ -133,64 +165,99 @@ def _map_reduce(client, parts: list, fn, *args) -> tuple:
 # %% ../nbs/08_distributed.ipynb #61ba4ec4
 def _check_frame(ddf, columns: tuple) -> None:
     "A Dask DataFrame with the named columns, or a TypeError/ValueError that says what is wrong."
-    if not is_dask_frame(ddf): raise TypeError(f"ddf must be a dask.dataframe.DataFrame, got {type(ddf).__name__}")
+    if not is_dask_frame(ddf):
+        raise TypeError(f"ddf must be a dask.dataframe.DataFrame, got {type(ddf).__name__}")
     missing = [c for c in columns if c not in ddf.columns]
-    if missing: raise ValueError(f"columns {missing} not in the Dask DataFrame (it has {list(ddf.columns)})")
+    if missing:
+        raise ValueError(
+            f"columns {missing} not in the Dask DataFrame (it has {list(ddf.columns)})"
+        )
 
+# %% ../nbs/08_distributed.ipynb #0ec39837
 def _partitions(client, ddf, task: str, by_task: bool) -> list:
     "The frame's partitions as futures on the cluster, each holding whole tasks (shuffled by task unless `by_task`)."
     _, dist = _dask()
     return dist.futures_of(client.persist(ddf if by_task else ddf.shuffle(on=task)))
 
-def _results(part: _Part, log_conf: np.ndarray, log_prior: np.ndarray, classes: np.ndarray) -> pd.DataFrame:
+# %% ../nbs/08_distributed.ipynb #f843972c
+def _results(
+    part: _Part, log_conf: np.ndarray, log_prior: np.ndarray, classes: np.ndarray
+) -> pd.DataFrame:
     "One partition's posteriors (one column per class) and label, indexed by task id, from EM's last E-step."
     P = e_step(part.X, log_conf, log_prior)[0]
     return _label_frame(part, P, argmax_labels(P, np.ones(len(P), dtype=bool)), classes)
 
-def _vote_shares_frame(part: _Part, log_channel: Optional[np.ndarray], classes: np.ndarray) -> pd.DataFrame:
+# %% ../nbs/08_distributed.ipynb #9e9f5e30
+def _vote_shares_frame(
+    part: _Part, log_channel: Optional[np.ndarray], classes: np.ndarray
+) -> pd.DataFrame:
     "One partition's majority-vote shares (through the channel) and label, as `MajorityVote(ties='first')`."
     counts = _vote_counts(part, len(classes))
     P = vote_shares(counts, log_channel)
     scores = counts if log_channel is None else counts @ log_channel.T
-    best = best_classes(scores, 0.0 if log_channel is None else 1e-9)     # as MajorityVote's tie rule 'first'
-    return _label_frame(part, P, argmax_labels(best.astype(np.float64), np.ones(len(P), dtype=bool)), classes)
+    best = best_classes(
+        scores, 0.0 if log_channel is None else 1e-9
+    )  # as MajorityVote's tie rule 'first'
+    return _label_frame(
+        part, P, argmax_labels(best.astype(np.float64), np.ones(len(P), dtype=bool)), classes
+    )
 
+# %% ../nbs/08_distributed.ipynb #2c09cc79
 def _label_frame(part, P: np.ndarray, labels: np.ndarray, classes: np.ndarray) -> pd.DataFrame:
     "Posteriors (one column per true class) and the label, indexed by the partition's task ids."
-    out = pd.DataFrame(P, index=pd.Index(part.tasks, name="task"), columns=[str(c) for c in classes[:P.shape[1]]])
+    out = pd.DataFrame(
+        P, index=pd.Index(part.tasks, name="task"), columns=[str(c) for c in classes[: P.shape[1]]]
+    )
     out["label"] = labels
     return out
 
+# %% ../nbs/08_distributed.ipynb #c86ccbff
 def _label_frames(futures: list, classes: np.ndarray) -> tuple:
     "(labels, posteriors) as Dask collections from futures of per-partition frames (class columns, then `label`)."
     dd, _ = _dask()
     columns = [str(c) for c in classes]
-    meta = pd.DataFrame({**{c: pd.Series(dtype=np.float64) for c in columns}, "label": pd.Series(dtype=np.int64)},
-                        index=pd.Index([], name="task"))
+    meta = pd.DataFrame(
+        {**{c: pd.Series(dtype=np.float64) for c in columns}, "label": pd.Series(dtype=np.int64)},
+        index=pd.Index([], name="task"),
+    )
     frame = dd.from_delayed(futures, meta=meta, verify_meta=False)
     return frame["label"], frame[columns]
 
 # %% ../nbs/08_distributed.ipynb #87e603dc
 class DaskAnswers:
     "Answers in a Dask DataFrame, encoded and kept on the cluster; what the fit loops of `inference` read."
-    def __init__(self,
-                 ddf,  # a dask.dataframe.DataFrame with one row per answer
-                 worker: str = "worker", task: str = "task", label: str = "label",  # its column names
-                 by_task: bool = False,  # True if every task's rows lie in one partition (no shuffle needed)
-                 classes=None,  # the class labels in order, as in `Answers.from_frame` (None: from the data)
-                 client=None):  # a dask.distributed Client (None: the running one, else `default_client()`)
+
+    def __init__(
+        self,
+        ddf,  # a dask.dataframe.DataFrame with one row per answer
+        worker: str = "worker",  # its column names
+        task: str = "task",  # its column names
+        label: str = "label",  # its column names
+        by_task: bool = False,  # True if every task's rows lie in one partition (no shuffle needed)
+        classes=None,  # the class labels in order, as in `Answers.from_frame` (None: from the data)
+        client=None,  # a dask.distributed Client (None: the running one, else `default_client()`)
+    ):
         _check_frame(ddf, (worker, task, label))
         self.ddf, self.columns, self.by_task = ddf, (worker, task, label), by_task
         self.kind = "continuous" if pd.api.types.is_float_dtype(ddf[label].dtype) else "categorical"
         if classes is not None and self.kind == "continuous":
-            raise ValueError(f"classes= names categorical labels; the float column {label!r} holds continuous answers")
+            raise ValueError(
+                f"classes= names categorical labels; the float column {label!r} holds continuous answers"
+            )
         self.client, self._classes = client or default_client(), classes
-        self._codes, self._workers, self._onehot, self._parts, self._last = None, None, None, None, None
+        self._codes, self._workers, self._onehot, self._parts, self._last = (
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
 
     @property
     def codes(self) -> Codes:
         "Worker and class codes (categorical answers), computed once from the unique values."
-        if self._codes is None: self._codes = factorize_codes(self.ddf, *self.columns[::2], self._classes)
+        if self._codes is None:
+            self._codes = factorize_codes(self.ddf, *self.columns[::2], self._classes)
         return self._codes
 
     @property
@@ -198,14 +265,22 @@ class DaskAnswers:
         "The sorted worker ids: worker index i is id `workers[i]`, as in `Answers.from_frame`."
         if self._workers is None:
             categorical = self.kind == "categorical"
-            self._workers = self.codes.workers if categorical else _worker_ids(self.ddf, self.columns[0])
+            self._workers = (
+                self.codes.workers if categorical else _worker_ids(self.ddf, self.columns[0])
+            )
         return self._workers
+
     @property
-    def classes(self) -> np.ndarray: return self.codes.classes
+    def classes(self) -> np.ndarray:
+        return self.codes.classes
+
     @property
-    def n_workers(self) -> int: return len(self.workers)
+    def n_workers(self) -> int:
+        return len(self.workers)
+
     @property
-    def n_classes(self) -> int: return self.codes.n_classes
+    def n_classes(self) -> int:
+        return self.codes.n_classes
 
     def _frames(self) -> list:
         return _partitions(self.client, self.ddf, self.columns[1], self.by_task)
@@ -214,18 +289,27 @@ class DaskAnswers:
         "The one-hot partitions (futures), encoded on first use."
         if self._onehot is None:
             codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-            self._onehot = [self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
-                            for f in self._frames()]
+            self._onehot = [
+                self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
+                for f in self._frames()
+            ]
         return self._onehot
 
-    def em_start(self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None) -> tuple:
+    def em_start(
+        self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
+    ) -> tuple:
         "Majority-vote start (through the channel): (counts N, posterior sums, number of tasks)."
-        if init is not None: raise ValueError("init as an array needs answers in memory")
-        return _map_reduce(self.client, self._em_parts(), _start_step, self.n_workers, self.n_classes, log_channel)
+        if init is not None:
+            raise ValueError("init as an array needs answers in memory")
+        return _map_reduce(
+            self.client, self._em_parts(), _start_step, self.n_workers, self.n_classes, log_channel
+        )
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
         "One E-step on every partition: (N, posterior sums, number of tasks, log-likelihood)."
-        params = self.client.scatter(log_conf, broadcast=True, hash=False)   # a fresh key: see the note above
+        params = self.client.scatter(
+            log_conf, broadcast=True, hash=False
+        )  # a fresh key: see the note above
         self._last = (params, log_prior)
         return _map_reduce(self.client, self._em_parts(), _em_step, params, log_prior)
 
@@ -245,30 +329,41 @@ class DaskAnswers:
 
     def _frames_of(self, fn, K: int, *args) -> tuple:
         "(labels, posteriors over the first K classes) from `fn(partition, *args, classes)` on every partition."
-        futures = [self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()]
+        futures = [
+            self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()
+        ]
         return _label_frames(futures, self.classes[:K])
 
     def predictions(self, labels) -> "dask.dataframe.Series":
         "`labels` (class indices or truths, by task id) as the labels themselves, a Series named `agg_label`."
-        if self.kind == "continuous": return labels.rename("agg_label")
+        if self.kind == "continuous":
+            return labels.rename("agg_label")
         classes = self.classes
-        return labels.map_partitions(lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="agg_label"),
-                                     meta=pd.Series(dtype=classes.dtype, name="agg_label"))
+        return labels.map_partitions(
+            lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="agg_label"),
+            meta=pd.Series(dtype=classes.dtype, name="agg_label"),
+        )
 
     def crh_start(self, squared: bool, cap: float) -> np.ndarray:
         "Continuous CRH: partitions sorted, scaled (one exact global fallback), started; each worker's loss sum."
         self._crh = (squared, cap)
         workers_f = self.client.scatter(self.workers, broadcast=True, hash=False)
-        parts = [self.client.submit(_build_continuous, f, workers_f, *self.columns, squared, pure=False)
-                 for f in self._frames()]
+        parts = [
+            self.client.submit(_build_continuous, f, workers_f, *self.columns, squared, pure=False)
+            for f in self._frames()
+        ]
         fallback = _fallback_scale(self.client, parts)
-        outs = [self.client.submit(_with_scale, p, fallback, squared, cap, pure=False) for p in parts]
+        outs = [
+            self.client.submit(_with_scale, p, fallback, squared, cap, pure=False) for p in parts
+        ]
         self._parts, (total,) = _split(self.client, outs, _add)
         return total
 
     def crh_round(self, w: np.ndarray) -> tuple:
         "One continuous CRH round with weights `w`: (each worker's loss sum, largest move of a truth)."
-        w_f = self.client.scatter(w, broadcast=True, hash=False)       # a fresh key each iteration, as for EM
+        w_f = self.client.scatter(
+            w, broadcast=True, hash=False
+        )  # a fresh key each iteration, as for EM
         outs = [self.client.submit(_crh_step, p, w_f, *self._crh, pure=False) for p in self._parts]
         self._parts, summary = _split(self.client, outs, _sum_max)
         return summary
@@ -283,8 +378,10 @@ class DaskAnswers:
     def vote_start(self) -> np.ndarray:
         "Categorical CRH: partitions started from majority vote; each worker's 0-1 loss sum."
         codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-        outs = [self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
-                for f in self._frames()]
+        outs = [
+            self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
+            for f in self._frames()
+        ]
         self._parts, (total,) = _split(self.client, outs, _add)
         return total
 
@@ -297,13 +394,16 @@ class DaskAnswers:
 
     def weighted_vote_results(self) -> tuple:
         "(labels, shares) of the last weighted vote as Dask collections indexed by task id."
-        futures = [self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts]
+        futures = [
+            self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts
+        ]
         return _label_frames(futures, self.classes)
 
 # %% ../nbs/08_distributed.ipynb #b7229aa3
 @dataclass
 class _ContPart:
     "One partition of continuous answers (global worker codes, local task codes), its sort, MADs, scales and truths."
+
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -316,48 +416,63 @@ class _ContPart:
     mu: np.ndarray = None
 
     @property
-    def n_tasks(self) -> int: return len(self.tasks)
-    @property
-    def n_answers(self) -> int: return len(self.value)
+    def n_tasks(self) -> int:
+        return len(self.tasks)
 
-def _build_continuous(df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str,
-                      squared: bool) -> _ContPart:
+    @property
+    def n_answers(self) -> int:
+        return len(self.value)
+
+# %% ../nbs/08_distributed.ipynb #ffae658d
+def _build_continuous(
+    df: pd.DataFrame, workers: np.ndarray, worker: str, task: str, label: str, squared: bool
+) -> _ContPart:
     "Encode one partition, sort it once by (task, value); its tasks' median, 1.4826·MAD and starting truths."
     w = pd.Index(workers).get_indexer(df[worker]).astype(np.int32)
     t, tasks = _factorize(df[task])
     v = df[label].to_numpy(np.float64)
     if not np.isfinite(v).all():
-        raise ValueError(f"column {label!r} has NaN or infinite values; continuous answers must be finite")
+        raise ValueError(
+            f"column {label!r} has NaN or infinite values; continuous answers must be finite"
+        )
     if not pd.Index(t.astype(np.int64) * len(workers) + w).is_unique:
-        raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
+        raise ValueError(
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+        )
     p = _ContPart(tasks, w, t.astype(np.int32), v, len(workers))
     p.by_task = sort_by_task(p.task, p.value, p.n_tasks)
     median = task_median(p.by_task)
-    p.mad = task_mad(p.by_task, median)          # the robust scale before its fallback
+    p.mad = task_mad(p.by_task, median)  # the robust scale before its fallback
     if squared:
         p.mu = task_mean(p.task, p.value, p.n_tasks)
         std = task_std(p.task, p.value, p.n_tasks, p.mu)
         p.spread = np.where(std > 0, std, 1.0)[p.task]
-    else: p.mu = median
+    else:
+        p.mu = median
     return p
 
+# %% ../nbs/08_distributed.ipynb #220f1bb8
 def _n_positive_mads(p: _ContPart) -> tuple:
     "How many of the partition's tasks have a positive MAD, and how many do not (those take the global fallback)."
     pos = int((p.mad > 0).sum())
     return pos, p.n_tasks - pos
 
 # %% ../nbs/08_distributed.ipynb #52cb1056
-_DIGIT = 16   # bits chosen per round: four rounds of 2¹⁶-bin histograms pin down all 64 bits
+_DIGIT = 16  # bits chosen per round: four rounds of 2¹⁶-bin histograms pin down all 64 bits
+
 
 def _digit_counts(p: _ContPart, prefixes: np.ndarray, level: int) -> tuple:
     "Per wanted rank, the histogram of digit `level` (16 bits) of the positive MADs whose bits start with its prefix."
-    bits = p.mad[p.mad > 0].view(np.int64)                 # positive float64s order as their bit patterns
+    bits = p.mad[p.mad > 0].view(np.int64)  # positive float64s order as their bit patterns
     out = np.zeros((len(prefixes), 1 << _DIGIT), np.int64)
-    for j, prefix in enumerate(prefixes):                  # one row per rank (two for a median)
+    for j, prefix in enumerate(prefixes):  # one row per rank (two for a median)
         sel = bits if level == 0 else bits[(bits >> (64 - _DIGIT * level)) == prefix]
-        out[j] = np.bincount((sel >> (64 - _DIGIT * (level + 1))) & ((1 << _DIGIT) - 1), minlength=1 << _DIGIT)
+        out[j] = np.bincount(
+            (sel >> (64 - _DIGIT * (level + 1))) & ((1 << _DIGIT) - 1), minlength=1 << _DIGIT
+        )
     return (out,)
 
+# %% ../nbs/08_distributed.ipynb #1b0ebc5a
 def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
     "The `ranks`-th smallest (0-based) positive MADs over all partitions, exactly: a radix selection (a digit a trip)."
     ranks = np.array(ranks, dtype=np.int64)
@@ -365,17 +480,19 @@ def _kth_positive_mads(client, parts: list, ranks) -> np.ndarray:
     for level in range(64 // _DIGIT):
         (H,) = _map_reduce(client, parts, _digit_counts, prefixes, level)
         c = H.cumsum(1)
-        d = (c <= ranks[:, None]).sum(1)                   # the digit whose bin holds the rank
+        d = (c <= ranks[:, None]).sum(1)  # the digit whose bin holds the rank
         ranks -= np.where(d > 0, c[np.arange(len(d)), np.maximum(d - 1, 0)], 0)
         prefixes = (prefixes << _DIGIT) | d
     return prefixes.view(np.float64)
 
+# %% ../nbs/08_distributed.ipynb #3327d339
 def _fallback_scale(client, parts: list) -> float:
     "The scale of a task whose MAD is 0: the median of the positive MADs over all tasks (1 if none), as in memory."
     n_pos, n_zero = _map_reduce(client, parts, _n_positive_mads)
-    if n_zero == 0 or n_pos == 0: return 1.0               # unused, or no positive MAD anywhere
+    if n_zero == 0 or n_pos == 0:
+        return 1.0  # unused, or no positive MAD anywhere
     lo, hi = _kth_positive_mads(client, parts, [(n_pos - 1) // 2, n_pos // 2])
-    return float(np.mean([lo, hi]))                          # np.median's middle: the one, or the mean of the two
+    return float(np.mean([lo, hi]))  # np.median's middle: the one, or the mean of the two
 
 # %% ../nbs/08_distributed.ipynb #1ed10bcb
 def _loss_sums(p: _ContPart, squared: bool, cap: float) -> np.ndarray:
@@ -383,38 +500,48 @@ def _loss_sums(p: _ContPart, squared: bool, cap: float) -> np.ndarray:
     loss = crh_loss(p.value - p.mu[p.task], p.spread, squared, cap)
     return np.bincount(p.worker, weights=loss, minlength=p.n_workers)
 
+# %% ../nbs/08_distributed.ipynb #35af7f6a
 def _with_scale(p: _ContPart, fallback: float, squared: bool, cap: float) -> tuple:
     "The partition with its task scales (the fallback where the MAD is 0), and its loss sums at the starting truths."
     p = replace(p, scale=np.where(p.mad > 0, p.mad, fallback))
-    if not squared: p.spread = p.scale[p.task]             # the absolute loss is measured in task scales
+    if not squared:
+        p.spread = p.scale[p.task]  # the absolute loss is measured in task scales
     return p, (_loss_sums(p, squared, cap),)
 
+# %% ../nbs/08_distributed.ipynb #aebba2b6
 def _crh_step(p: _ContPart, w: np.ndarray, squared: bool, cap: float) -> tuple:
     "One CRH round on a partition: new truths from the weights; (the partition, (loss sums, largest move))."
     weight = w[p.worker]
-    new = task_mean(p.task, p.value, p.n_tasks, weight) if squared else task_weighted_median(p.by_task, weight)
+    new = (
+        task_mean(p.task, p.value, p.n_tasks, weight)
+        if squared
+        else task_weighted_median(p.by_task, weight)
+    )
     q = replace(p, mu=new)
     return q, (_loss_sums(q, squared, cap), largest_change(new, p.mu, p.scale))
 
+# %% ../nbs/08_distributed.ipynb #81db920a
 def _sum_max(*summaries: tuple) -> tuple:
     "Combine (loss sums, largest move) summaries: the sums add, the moves take their maximum."
     return sum(s[0] for s in summaries), max(s[1] for s in summaries)
 
+# %% ../nbs/08_distributed.ipynb #cd862d05
 def _split(client, outs: list, combine) -> tuple:
     "From futures of (partition, summary): the partitions' futures (kept on the cluster), the summaries reduced."
     parts = [client.submit(operator.getitem, o, 0, pure=False) for o in outs]
     summaries = [client.submit(operator.getitem, o, 1, pure=False) for o in outs]
     return parts, _tree_reduce(client, summaries, combine=combine)
 
+# %% ../nbs/08_distributed.ipynb #61f515d7
 def _truths(p: _ContPart) -> pd.Series:
     "One partition's truths, indexed by task id."
     return pd.Series(p.mu, index=pd.Index(p.tasks, name="task"), name="label")
-
 
 # %% ../nbs/08_distributed.ipynb #a43c643a
 @dataclass
 class _CatPart:
     "One partition of categorical answers (global worker, class codes; local task codes), its labels and votes."
+
     tasks: np.ndarray
     worker: np.ndarray
     task: np.ndarray
@@ -425,24 +552,32 @@ class _CatPart:
     scores: np.ndarray = None
 
     @property
-    def n_tasks(self) -> int: return len(self.tasks)
+    def n_tasks(self) -> int:
+        return len(self.tasks)
 
+# %% ../nbs/08_distributed.ipynb #9e528cc2
 def _zero_one_sums(p: _CatPart) -> np.ndarray:
     "Each worker's number of answers that differ from the current labels (CRH's 0-1 loss), summed on the partition."
-    return np.bincount(p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers)
+    return np.bincount(
+        p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers
+    )
 
+# %% ../nbs/08_distributed.ipynb #ff7bfa2d
 def _build_categorical(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
     "Encode one partition with the global codes, start from majority vote: (the partition, (its 0-1 loss sums,))."
     w = pd.Index(codes.workers).get_indexer(df[worker]).astype(np.int32)
     v = codes.label_codes[pd.Index(codes.labels).get_indexer(df[label])]
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * codes.n_workers + w).is_unique:
-        raise ValueError(f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair")
+        raise ValueError(
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+        )
     p = _CatPart(tasks, w, t.astype(np.int32), v, codes.n_workers, codes.n_classes)
     votes = class_counts(p.task, p.value, p.n_tasks, p.n_classes).astype(np.float64)
-    p.labels = argmax_labels(votes, np.ones(p.n_tasks, dtype=bool))          # MajorityVote()
+    p.labels = argmax_labels(votes, np.ones(p.n_tasks, dtype=bool))  # MajorityVote()
     return p, (_zero_one_sums(p),)
 
+# %% ../nbs/08_distributed.ipynb #6b91af51
 def _crh_vote_step(p: _CatPart, w: np.ndarray) -> tuple:
     "One weighted vote on a partition: (the partition, (0-1 loss sums, labels changed))."
     scores = class_counts(p.task, p.value, p.n_tasks, p.n_classes, w[p.worker])
@@ -450,9 +585,13 @@ def _crh_vote_step(p: _CatPart, w: np.ndarray) -> tuple:
     q = replace(p, labels=new, scores=scores)
     return q, (_zero_one_sums(q), int((new != p.labels).sum()))
 
+# %% ../nbs/08_distributed.ipynb #b0656ceb
 def _vote_results(p: _CatPart, classes: np.ndarray) -> pd.DataFrame:
     "One partition's weighted-vote shares (one column per class) and label, indexed by task id."
-    out = pd.DataFrame(p.scores / p.scores.sum(1, keepdims=True), index=pd.Index(p.tasks, name="task"),
-                       columns=[str(c) for c in classes])
+    out = pd.DataFrame(
+        p.scores / p.scores.sum(1, keepdims=True),
+        index=pd.Index(p.tasks, name="task"),
+        columns=[str(c) for c in classes],
+    )
     out["label"] = p.labels
     return out

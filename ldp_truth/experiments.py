@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from . import registry
-from .data import Answers, Dataset, RngLike, as_generator, check_count, check_real, list_datasets, load_dataset
-from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
-                                 OneCoinDawidSkene, WeightedVote)
+from .data import (Answers, Dataset, RngLike, as_generator, check_count, check_real,
+                            list_datasets, load_dataset)
+from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene,
+                                 MajorityVote, Mean, Median, OneCoinDawidSkene, WeightedVote)
 from .mechanisms import Mechanism, NoPrivacy
 from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
@@ -32,10 +33,17 @@ __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIO
            'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
-DEFAULT_AGGREGATORS = {kind: {e.name: e.make for e in registry.AGGREGATORS.values()   # the registry's classes
-                              if kind in e.kinds and isinstance(e.make, type)} for kind in registry.KINDS}
+DEFAULT_AGGREGATORS = {
+    kind: {
+        e.name: e.make
+        for e in registry.AGGREGATORS.values()  # the registry's classes
+        if kind in e.kinds and isinstance(e.make, type)
+    }
+    for kind in registry.KINDS
+}
 METRICS = {"categorical": "accuracy", "continuous": "MAE"}
 HIGHER_IS_BETTER = {"accuracy": True, "error_rate": False, "MAE": False}
+
 
 def default_aggregators(kind: str) -> dict:
     "Name → factory of the default aggregators for answers of `kind` ('categorical' or 'continuous')."
@@ -46,168 +54,270 @@ def default_aggregators(kind: str) -> dict:
 # %% ../nbs/06_experiments.ipynb #61016c6c
 def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> dict:
     "Fit `aggregator` on `ds.answers`; one tidy row: dataset, kind, aggregator, metric, value (vs `ds.truth`), seconds."
-    if not isinstance(ds, Dataset): raise TypeError(f"ds must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"ds must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
     if not isinstance(aggregator, Aggregator):
-        raise TypeError(f"aggregator must be an ldp_truth.inference aggregator instance, e.g. MajorityVote(), got {aggregator!r}")
-    if ds.n_truth == 0: raise ValueError(f"dataset {ds.name!r} has no ground truth: it cannot be scored")
+        raise TypeError(
+            f"aggregator must be an ldp_truth.inference aggregator instance, e.g. MajorityVote(), got {aggregator!r}"
+        )
+    if ds.n_truth == 0:
+        raise ValueError(f"dataset {ds.name!r} has no ground truth: it cannot be scored")
     kind = ds.answers.kind
     t = time.perf_counter()
     labels = aggregator.fit(ds.answers).labels_
     seconds = time.perf_counter() - t
     value = accuracy(labels, ds.truth) if kind == "categorical" else mae(labels, ds.truth)
-    return {"dataset": ds.name, "kind": kind, "aggregator": name or type(aggregator).__name__,
-            "metric": METRICS[kind], "value": value, "seconds": seconds}
+    return {
+        "dataset": ds.name,
+        "kind": kind,
+        "aggregator": name or type(aggregator).__name__,
+        "metric": METRICS[kind],
+        "value": value,
+        "seconds": seconds,
+    }
 
 # %% ../nbs/06_experiments.ipynb #f23b7057
 def _n_required(f: Callable) -> int:
     "How many positional arguments `f` needs (a class counts as 0: it is called plainly)."
-    if isinstance(f, type): return 0
-    try: params = inspect.signature(f).parameters.values()
-    except (TypeError, ValueError): return 0
-    return sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    if isinstance(f, type):
+        return 0
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in params
+    )
 
+# %% ../nbs/06_experiments.ipynb #848f7085
 def _make_aggregator(make: Callable, mechanism: Mechanism, ds: Dataset) -> Aggregator:
     "Call an aggregator factory with nothing, the mechanism, or the mechanism and the dataset (as many as it takes)."
     agg = (make, lambda: make(mechanism), lambda: make(mechanism, ds))[_n_required(make)]()
-    if not isinstance(agg, Aggregator): raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
+    if not isinstance(agg, Aggregator):
+        raise TypeError(f"an aggregator factory returned {agg!r}, not an Aggregator")
     return agg
 
+# %% ../nbs/06_experiments.ipynb #37f6c274
 def _scorable(datasets: Iterable[Dataset], aggregators: dict, log: Callable[[str], None]) -> list:
     "The datasets that have ground truth and aggregators for their kind; each one left out is named through `log`."
     keep = []
     for ds in datasets:
-        if not isinstance(ds, Dataset): raise TypeError(f"datasets must hold ldp_truth.data.Dataset objects, got {type(ds).__name__}")
-        if not ds.n_truth: log(f"skipped {ds.name!r}: no task has ground truth")
-        elif not aggregators.get(ds.answers.kind): log(f"skipped {ds.name!r}: no aggregator given for {ds.answers.kind} answers")
-        else: keep.append(ds)
+        if not isinstance(ds, Dataset):
+            raise TypeError(
+                f"datasets must hold ldp_truth.data.Dataset objects, got {type(ds).__name__}"
+            )
+        if not ds.n_truth:
+            log(f"skipped {ds.name!r}: no task has ground truth")
+        elif not aggregators.get(ds.answers.kind):
+            log(f"skipped {ds.name!r}: no aggregator given for {ds.answers.kind} answers")
+        else:
+            keep.append(ds)
     return keep
 
+# %% ../nbs/06_experiments.ipynb #523ea8d3
 def _check_factories(aggregators: dict) -> dict:
     "`aggregators` as kind → {name: factory}: a class or a function of nothing, of a mechanism, or of (mechanism, dataset)."
-    if not isinstance(aggregators, dict): raise TypeError(f"aggregators must be a dict kind → {{name: factory}}, got {type(aggregators).__name__}")
+    if not isinstance(aggregators, dict):
+        raise TypeError(
+            f"aggregators must be a dict kind → {{name: factory}}, got {type(aggregators).__name__}"
+        )
     for kind, named in aggregators.items():
         for name, make in named.items():
             if not callable(make) or isinstance(make, Aggregator):
-                raise TypeError(f"aggregators[{kind!r}][{name!r}] must be a factory (a class or a function), not {make!r}; "
-                                "write MajorityVote, not MajorityVote()")
+                raise TypeError(
+                    f"aggregators[{kind!r}][{name!r}] must be a factory (a class or a function), not {make!r}; "
+                    "write MajorityVote, not MajorityVote()"
+                )
     return aggregators
 
-def evaluate(datasets: Sequence[Dataset], aggregators: Optional[dict] = None, progress: bool = True,
-             log: Callable[[str], None] = print) -> pd.DataFrame:
+# %% ../nbs/06_experiments.ipynb #b911d788
+def evaluate(
+    datasets: Sequence[Dataset],
+    aggregators: Optional[dict] = None,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+) -> pd.DataFrame:
     "Score every aggregator suited to each dataset's kind; a tidy DataFrame with one row per (dataset, aggregator)."
     from tqdm import tqdm
+
     aggregators = DEFAULT_AGGREGATORS if aggregators is None else _check_factories(aggregators)
-    jobs = [(ds, name, make) for ds in _scorable(datasets, aggregators, log) for name, make in aggregators[ds.answers.kind].items()]
+    jobs = [
+        (ds, name, make)
+        for ds in _scorable(datasets, aggregators, log)
+        for name, make in aggregators[ds.answers.kind].items()
+    ]
     rows = []
-    with tqdm(jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False) as bar:
+    with tqdm(
+        jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False
+    ) as bar:
         for ds, name, make in bar:
             bar.set_postfix_str(f"{ds.name}: {name}", refresh=False)
             plain = NoPrivacy(ds.answers.n_classes if ds.answers.kind == "categorical" else None)
             rows.append(score(ds, _make_aggregator(make, plain, ds), name))
-    return pd.DataFrame(rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"])
+    return pd.DataFrame(
+        rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"]
+    )
 
 # %% ../nbs/06_experiments.ipynb #16b620ea
 def synthetic_datasets(rng: RngLike = 0) -> list:
     "Two seeded synthetic datasets: Dawid–Skene workers (K=4, sparse) and Sun et al.'s continuous setting."
     gen = as_generator(rng)
-    cat = confusion_workers(60, 2000, random_confusions(60, 4, diag=(.5, .9), rng=gen), density=.05, rng=gen)
+    cat = confusion_workers(
+        60, 2000, random_confusions(60, 4, diag=(0.5, 0.9), rng=gen), density=0.05, rng=gen
+    )
     cat.name = "synthetic_ds"
-    cont = sun_synthetic(200, 200, density=.1, rng=gen)
+    cont = sun_synthetic(200, 200, density=0.1, rng=gen)
     cont.name = "synthetic_sun"
     return [cat, cont]
 
+# %% ../nbs/06_experiments.ipynb #c5629027
 def load_all(names: Optional[Sequence[str]] = None, root=None) -> list:
     "The named datasets (all those found when `names` is None), loaded; unknown names raise, listing the known ones."
     return [load_dataset(n, root) for n in (list_datasets(root) if names is None else names)]
 
 # %% ../nbs/06_experiments.ipynb #73cf0a3c
-def wide_table(table: pd.DataFrame, metric: Optional[str] = None, values: str = "value") -> pd.DataFrame:
+def wide_table(
+    table: pd.DataFrame, metric: Optional[str] = None, values: str = "value"
+) -> pd.DataFrame:
     "Datasets × aggregators (in the order they ran) of one column of a tidy table, optionally one metric's rows only."
     sub = table if metric is None else table[table.metric == metric]
-    if sub.empty: raise ValueError(f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}")
-    return sub.pivot(index="dataset", columns="aggregator", values=values)[list(pd.unique(sub.aggregator))]
+    if sub.empty:
+        raise ValueError(
+            f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}"
+        )
+    return sub.pivot(index="dataset", columns="aggregator", values=values)[
+        list(pd.unique(sub.aggregator))
+    ]
 
+# %% ../nbs/06_experiments.ipynb #625deb01
 def plot_scores(table: pd.DataFrame, metric: str, ax=None):
     "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the matplotlib Axes."
     import matplotlib.pyplot as plt
+
     wide = wide_table(table, metric)
-    if ax is None: ax = plt.subplots(figsize=(7, 0.45 * len(wide) + 1.6))[1]
+    if ax is None:
+        ax = plt.subplots(figsize=(7, 0.45 * len(wide) + 1.6))[1]
     y = np.arange(len(wide))
     for i, (name, col) in enumerate(wide.items()):
-        ax.plot(col.to_numpy(), y + (i - (wide.shape[1] - 1) / 2) * 0.08, "o", label=name, alpha=.85)
+        ax.plot(
+            col.to_numpy(), y + (i - (wide.shape[1] - 1) / 2) * 0.08, "o", label=name, alpha=0.85
+        )
     ax.set_yticks(y, wide.index)
     ax.set_xlabel(f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)")
-    ax.grid(axis="x", alpha=.3)
+    ax.grid(axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     return ax
 
 # %% ../nbs/06_experiments.ipynb #3ba06233
 METRIC_FUNCTIONS = {"accuracy": accuracy, "error_rate": error_rate, "MAE": mae}
-SWEEP_COLUMNS = ["dataset", "kind", "mechanism", "aggregator", "epsilon", "trial", "metric", "value", "clean", "change",
-                 "seconds", "privatize_seconds"]
+SWEEP_COLUMNS = [
+    "dataset",
+    "kind",
+    "mechanism",
+    "aggregator",
+    "epsilon",
+    "trial",
+    "metric",
+    "value",
+    "clean",
+    "change",
+    "seconds",
+    "privatize_seconds",
+]
 TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
+
 
 def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarray:
     "Each task with known truth, in task order: the score whose mean is `metric` (1/0 right, 0/1 wrong, |error|)."
     known = ~np.isnan(truth)
-    if metric == "MAE": return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])
-    right = np.asarray(labels)[known] == truth[known]                 # an unanswered task (-1) is wrong
+    if metric == "MAE":
+        return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])
+    right = np.asarray(labels)[known] == truth[known]  # an unanswered task (-1) is wrong
     return (right if metric == "accuracy" else ~right).astype(np.float64)
 
+# %% ../nbs/06_experiments.ipynb #b7e30189
 def _named_datasets(data) -> dict:
     "`data` (a Dataset, a list of them, or a dict name → Dataset) as a dict name → Dataset, each with ground truth."
-    if isinstance(data, Dataset): data = [data]
-    if isinstance(data, (list, tuple)): data = {ds.name if isinstance(ds, Dataset) else i: ds for i, ds in enumerate(data)}
+    if isinstance(data, Dataset):
+        data = [data]
+    if isinstance(data, (list, tuple)):
+        data = {ds.name if isinstance(ds, Dataset) else i: ds for i, ds in enumerate(data)}
     if not isinstance(data, dict) or not data:
-        raise TypeError(f"data must be a Dataset, a non-empty list of them or a dict name → Dataset, got {type(data).__name__}")
+        raise TypeError(
+            f"data must be a Dataset, a non-empty list of them or a dict name → Dataset, got {type(data).__name__}"
+        )
     for name, ds in data.items():
-        if not isinstance(ds, Dataset): raise TypeError(f"data[{name!r}] must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
-        if not ds.n_truth: raise ValueError(f"data[{name!r}] has no ground truth: it cannot be scored")
-    if len({str(n) for n in data}) != len(data): raise ValueError(f"data has repeated dataset names: {list(data)}")
+        if not isinstance(ds, Dataset):
+            raise TypeError(
+                f"data[{name!r}] must be an ldp_truth.data.Dataset, got {type(ds).__name__}"
+            )
+        if not ds.n_truth:
+            raise ValueError(f"data[{name!r}] has no ground truth: it cannot be scored")
+    if len({str(n) for n in data}) != len(data):
+        raise ValueError(f"data has repeated dataset names: {list(data)}")
     return {str(n): ds for n, ds in data.items()}
 
+# %% ../nbs/06_experiments.ipynb #d57b411f
 def _from_registry(names, name: str) -> dict:
     "A list of registry names (display or command-line) as a dict display name → factory."
     find = registry.mechanism if name == "mechanisms" else registry.aggregator
     entries = [find(n) for n in names]
     return {e.name: e.at if name == "mechanisms" else e.make for e in entries}
 
+# %% ../nbs/06_experiments.ipynb #167fc8ee
 def _factories(d, name: str, arities: tuple) -> dict:
     "`d` (a dict name → factory, or a list of registry names) as a dict name → callable taking one of `arities`."
-    if isinstance(d, (list, tuple)) and d and all(isinstance(n, str) for n in d): d = _from_registry(d, name)
+    if isinstance(d, (list, tuple)) and d and all(isinstance(n, str) for n in d):
+        d = _from_registry(d, name)
     if not isinstance(d, dict) or not d:
-        raise TypeError(f"{name} must be a non-empty dict name → factory or a list of registry names, got {d!r}")
+        raise TypeError(
+            f"{name} must be a non-empty dict name → factory or a list of registry names, got {d!r}"
+        )
     for k, f in d.items():
         if not callable(f) or isinstance(f, (Aggregator, Mechanism)):
             raise TypeError(f"{name}[{k!r}] must be a factory (a class or a function), not {f!r}")
         if _n_required(f) not in arities:
-            raise TypeError(f"{name}[{k!r}] must take {' or '.join(map(str, arities))} positional argument(s), "
-                            f"it takes {_n_required(f)}")
+            raise TypeError(
+                f"{name}[{k!r}] must take {' or '.join(map(str, arities))} positional argument(s), "
+                f"it takes {_n_required(f)}"
+            )
     return d
 
+# %% ../nbs/06_experiments.ipynb #168c91c9
 def _epsilons(epsilons) -> list:
     "The ε grid as a list of floats (each mechanism checks its own range)."
     e = np.atleast_1d(np.asarray(epsilons, dtype=object))
-    if e.ndim != 1 or not len(e): raise ValueError(f"epsilons must be a non-empty list of numbers, got {epsilons!r}")
+    if e.ndim != 1 or not len(e):
+        raise ValueError(f"epsilons must be a non-empty list of numbers, got {epsilons!r}")
     return [check_real(x, "epsilons") for x in e]
 
 # %% ../nbs/06_experiments.ipynb #5d22f78a
 @dataclass
 class _Plan:
     "Everything a cell needs: datasets, factories, the metric rule, and the cells with their seeds."
+
     datasets: dict
     mechanisms: dict
     aggregators: dict
     metric: Optional[str]
-    cells: list            # (dataset name, mechanism name, epsilon, trial, SeedSequence)
+    cells: list  # (dataset name, mechanism name, epsilon, trial, SeedSequence)
     keep_scores: bool = False
 
+# %% ../nbs/06_experiments.ipynb #274c1d02
 def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
     "The metric's name: `metric`, or accuracy / MAE by the kind of the answers."
     return METRICS[ds.answers.kind] if metric is None else metric
 
-def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Dataset, metric: str,
-               keep_scores: bool = False) -> tuple:
+# %% ../nbs/06_experiments.ipynb #7d71701d
+def _fit_score(
+    make: Callable,
+    mechanism: Mechanism,
+    answers: Answers,
+    ds: Dataset,
+    metric: str,
+    keep_scores: bool = False,
+) -> tuple:
     "(metric value, seconds, per-task scores or None) of one aggregator fitted on `answers`."
     agg = _make_aggregator(make, mechanism, ds)
     t = time.perf_counter()
@@ -216,12 +326,15 @@ def _fit_score(make: Callable, mechanism: Mechanism, answers: Answers, ds: Datas
     scores = task_scores(labels, ds.truth, metric).astype(np.float32) if keep_scores else None
     return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds, scores
 
+# %% ../nbs/06_experiments.ipynb #4dbdc3f6
 def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
     "Call a mechanism factory with ε (and the dataset, if it takes two arguments)."
     mech = make(epsilon, ds) if _n_required(make) == 2 else make(epsilon)
-    if not isinstance(mech, Mechanism): raise TypeError(f"a mechanism factory returned {mech!r}, not a Mechanism")
+    if not isinstance(mech, Mechanism):
+        raise TypeError(f"a mechanism factory returned {mech!r}, not a Mechanism")
     return mech
 
+# %% ../nbs/06_experiments.ipynb #b354d4bd
 def _run_cell(plan: _Plan, i: int) -> list:
     "Rows (without the clean columns) of cell `i`: perturb once, fit and score every aggregator."
     dname, mname, eps, trial, seq = plan.cells[i]
@@ -234,13 +347,29 @@ def _run_cell(plan: _Plan, i: int) -> list:
     rows = []
     for aname, make in plan.aggregators.items():
         value, seconds, scores = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
-        rows.append((dname, ds.answers.kind, mname, aname, eps, trial, metric, value, seconds, t_priv, scores))
+        rows.append(
+            (
+                dname,
+                ds.answers.kind,
+                mname,
+                aname,
+                eps,
+                trial,
+                metric,
+                value,
+                seconds,
+                t_priv,
+                scores,
+            )
+        )
     return rows
 
+# %% ../nbs/06_experiments.ipynb #0a72a92d
 def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
     "Rows of several cells (one task for a worker process or a Dask worker)."
     return [r for i in idx for r in _run_cell(plan, i)]
 
+# %% ../nbs/06_experiments.ipynb #02838aef
 def _clean_values(plan: _Plan) -> dict:
     "(dataset, aggregator) → (metric, per-task scores or None) without privacy (a channel-aware factory gets NoPrivacy)."
     out = {}
@@ -248,53 +377,84 @@ def _clean_values(plan: _Plan) -> dict:
         A = ds.answers
         clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
         for aname, make in plan.aggregators.items():
-            value, _, scores = _fit_score(make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores)
+            value, _, scores = _fit_score(
+                make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores
+            )
             out[dname, aname] = value, scores
     return out
 
 # %% ../nbs/06_experiments.ipynb #75396d3c
 _PLAN: Optional[_Plan] = None
 
+
 def _set_plan(plan: _Plan) -> None:
     "Worker-process initializer: keep the plan (inherited by fork) in a module global."
     global _PLAN
     _PLAN = plan
 
+# %% ../nbs/06_experiments.ipynb #8a3394f9
 def _run_chunk(idx: Sequence[int]) -> list:
     "Rows of a chunk of cells, in a worker process that holds the plan."
     return _run_cells(_PLAN, idx)
 
+# %% ../nbs/06_experiments.ipynb #0f27121d
 def _chunks(n: int, size: int) -> list:
     "Consecutive chunks of range(n), each at most `size` long."
     return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
 
+# %% ../nbs/06_experiments.ipynb #ba758eed
 def _execute(plan: _Plan, n_jobs: int, client, progress: bool) -> list:
     "Rows of every cell, in the plan's order, whichever way the cells ran."
     from tqdm import tqdm
+
     n = len(plan.cells)
     chunks = _chunks(n, 1 if n_jobs == 1 and client is None else max(1, n // (8 * max(n_jobs, 2))))
     results = [None] * len(chunks)
     with tqdm(total=n, desc="sweep", unit="cell", disable=not progress, leave=False) as bar:
+
         def done(j, rows):
             results[j] = rows
             bar.update(len(chunks[j]))
+
         if client is not None:
             from dask.distributed import as_completed
+
             plan_future = client.scatter(plan, broadcast=True)
-            futures = {client.submit(_run_cells, plan_future, c, pure=False): j for j, c in enumerate(chunks)}
-            for fut in as_completed(futures): done(futures[fut], fut.result())
+            futures = {
+                client.submit(_run_cells, plan_future, c, pure=False): j
+                for j, c in enumerate(chunks)
+            }
+            for fut in as_completed(futures):
+                done(futures[fut], fut.result())
         elif n_jobs > 1:
-            with ProcessPoolExecutor(n_jobs, mp_context=multiprocessing.get_context("fork"),
-                                     initializer=_set_plan, initargs=(plan,)) as pool:
+            with ProcessPoolExecutor(
+                n_jobs,
+                mp_context=multiprocessing.get_context("fork"),
+                initializer=_set_plan,
+                initargs=(plan,),
+            ) as pool:
                 futures = {pool.submit(_run_chunk, c): j for j, c in enumerate(chunks)}
-                for fut in as_completed_futures(futures): done(futures[fut], fut.result())
+                for fut in as_completed_futures(futures):
+                    done(futures[fut], fut.result())
         else:
-            for j, c in enumerate(chunks): done(j, _run_cells(plan, c))
+            for j, c in enumerate(chunks):
+                done(j, _run_cells(plan, c))
     return [r for rows in results for r in rows]
 
 # %% ../nbs/06_experiments.ipynb #7d40c390
-def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10, seed: int = 0, n_jobs: int = 1,
-          client=None, progress: bool = True, metric: Optional[str] = None, task_scores: bool = False) -> pd.DataFrame:
+def sweep(
+    data,
+    mechanisms: dict,
+    aggregators: dict,
+    epsilons,
+    trials: int = 10,
+    seed: int = 0,
+    n_jobs: int = 1,
+    client=None,
+    progress: bool = True,
+    metric: Optional[str] = None,
+    task_scores: bool = False,
+) -> pd.DataFrame:
     "Privacy–utility table: every dataset × mechanism(ε) × trial perturbed once, every aggregator scored on it."
     datasets = _named_datasets(data)
     mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
@@ -303,21 +463,35 @@ def sweep(data, mechanisms: dict, aggregators: dict, epsilons, trials: int = 10,
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
     n_jobs = check_count(n_jobs, "n_jobs")
-    if client is not None and n_jobs > 1: raise ValueError("give either client= (a Dask cluster) or n_jobs > 1, not both")
+    if client is not None and n_jobs > 1:
+        raise ValueError("give either client= (a Dask cluster) or n_jobs > 1, not both")
     if metric is not None and metric not in METRIC_FUNCTIONS:
-        raise ValueError(f"metric must be None or one of {sorted(METRIC_FUNCTIONS)}, got {metric!r}")
+        raise ValueError(
+            f"metric must be None or one of {sorted(METRIC_FUNCTIONS)}, got {metric!r}"
+        )
     grid = [(d, m, e, t) for d in datasets for m in mechanisms for e in eps for t in range(trials)]
     seqs = np.random.SeedSequence(int(seed)).spawn(len(grid))
-    for d in datasets:                       # a bad ε or factory fails here, before any work is done
-        for m in mechanisms: [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
-    plan = _Plan(datasets, mechanisms, aggregators, metric, [(*g, s) for g, s in zip(grid, seqs)], bool(task_scores))
+    for d in datasets:  # a bad ε or factory fails here, before any work is done
+        for m in mechanisms:
+            [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
+    plan = _Plan(
+        datasets,
+        mechanisms,
+        aggregators,
+        metric,
+        [(*g, s) for g, s in zip(grid, seqs)],
+        bool(task_scores),
+    )
     clean = _clean_values(plan)
     rows = _execute(plan, n_jobs, client, progress)
-    df = pd.DataFrame(rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")] + ["task_scores"])
+    df = pd.DataFrame(
+        rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")] + ["task_scores"]
+    )
     keys = list(zip(df.dataset, df.aggregator))
     df.insert(8, "clean", [clean[k][0] for k in keys])
     df.insert(9, "change", df.value - df.clean)
-    if not task_scores: return df.drop(columns="task_scores")
+    if not task_scores:
+        return df.drop(columns="task_scores")
     return df.assign(clean_task_scores=[clean[k][1] for k in keys])
 
 # %% ../nbs/06_experiments.ipynb #28da948c
@@ -328,68 +502,117 @@ def _mean_se(df: pd.DataFrame, y: str) -> pd.DataFrame:
     out["se"] = (out["std"] / np.sqrt(out["count"])).fillna(0.0)
     return out
 
+# %% ../nbs/06_experiments.ipynb #efdb0f11
 def _check_sweep_table(df) -> None:
     "A DataFrame with the sweep's columns, or a TypeError/ValueError saying what is missing."
-    if not isinstance(df, pd.DataFrame): raise TypeError(f"df must be the DataFrame returned by sweep, got {type(df).__name__}")
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be the DataFrame returned by sweep, got {type(df).__name__}")
     missing = [c for c in SWEEP_COLUMNS[:10] if c not in df.columns]
-    if missing: raise ValueError(f"df is not a sweep table: missing columns {missing}")
-    if df.empty: raise ValueError("df is empty: nothing to plot or tabulate")
+    if missing:
+        raise ValueError(f"df is not a sweep table: missing columns {missing}")
+    if df.empty:
+        raise ValueError("df is empty: nothing to plot or tabulate")
 
+# %% ../nbs/06_experiments.ipynb #fb63422f
 AGGREGATOR_STYLE = {
-    "MajorityVote": ("#1f77b4", "o"), "WeightedVote": ("#ff7f0e", "s"), "DawidSkene": ("#2ca02c", "^"),
-    "DawidSkene+channel": ("#d62728", "v"), "OneCoinDawidSkene": ("#9467bd", "D"), "CRH": ("#8c564b", "P"),
-    "Mean": ("#e377c2", "o"), "Median": ("#bcbd22", "s"), "ConfidenceWeightedMean": ("#17becf", "D"),
-    "GTM": ("#393b79", "X")}
-_SPARE = [("#7b4173", "<"), ("#637939", ">"), ("#843c39", "h"), ("#3182bd", "p"), ("#e6550d", "*"), ("#31a354", "d")]
+    "MajorityVote": ("#1f77b4", "o"),
+    "WeightedVote": ("#ff7f0e", "s"),
+    "DawidSkene": ("#2ca02c", "^"),
+    "DawidSkene+channel": ("#d62728", "v"),
+    "OneCoinDawidSkene": ("#9467bd", "D"),
+    "CRH": ("#8c564b", "P"),
+    "Mean": ("#e377c2", "o"),
+    "Median": ("#bcbd22", "s"),
+    "ConfidenceWeightedMean": ("#17becf", "D"),
+    "GTM": ("#393b79", "X"),
+}
+_SPARE = [
+    ("#7b4173", "<"),
+    ("#637939", ">"),
+    ("#843c39", "h"),
+    ("#3182bd", "p"),
+    ("#e6550d", "*"),
+    ("#31a354", "d"),
+]
 MECHANISM_LINES = ("-", "--", "-.", ":")
+
 
 def aggregator_style(name: str) -> tuple:
     "(colour, marker) of an aggregator in every figure: its own in AGGREGATOR_STYLE, else a spare one chosen by name."
-    if name in AGGREGATOR_STYLE: return AGGREGATOR_STYLE[name]
+    if name in AGGREGATOR_STYLE:
+        return AGGREGATOR_STYLE[name]
     return _SPARE[sum(map(ord, name)) % len(_SPARE)]
 
+# %% ../nbs/06_experiments.ipynb #d407c659
 def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = True):
     "Metric (or `y='change'`) vs ε, log axis, ± 1 SE band per (mechanism, aggregator), a panel per dataset."
     import matplotlib.pyplot as plt
+
     _check_sweep_table(df)
-    if y not in ("value", "change"): raise ValueError(f"y must be 'value' or 'change', got {y!r}")
+    if y not in ("value", "change"):
+        raise ValueError(f"y must be 'value' or 'change', got {y!r}")
     shown = df[(df.epsilon > 0) & np.isfinite(df.epsilon)]
     if len(shown) < len(df):
-        warnings.warn(f"plot_tradeoff: ε = {sorted(set(df.epsilon) - set(shown.epsilon))} cannot go on a log axis; "
-                      "those rows are not plotted")
-    if shown.empty: raise ValueError("no row with 0 < ε < ∞ to plot")
+        warnings.warn(
+            f"plot_tradeoff: ε = {sorted(set(df.epsilon) - set(shown.epsilon))} cannot go on a log axis; "
+            "those rows are not plotted"
+        )
+    if shown.empty:
+        raise ValueError("no row with 0 < ε < ∞ to plot")
     names = list(pd.unique(shown.dataset))
-    if axes is None: axes = plt.subplots(1, len(names), figsize=(5.2 * len(names), 3.8), squeeze=False)[1][0]
+    if axes is None:
+        axes = plt.subplots(1, len(names), figsize=(5.2 * len(names), 3.8), squeeze=False)[1][0]
     axes = np.atleast_1d(axes)
-    if len(axes) != len(names): raise ValueError(f"axes must hold one Axes per dataset ({len(names)}), got {len(axes)}")
+    if len(axes) != len(names):
+        raise ValueError(f"axes must hold one Axes per dataset ({len(names)}), got {len(axes)}")
     stats = _mean_se(shown, y)
-    lines = {m: MECHANISM_LINES[i % len(MECHANISM_LINES)] for i, m in enumerate(pd.unique(shown.mechanism))}
+    lines = {
+        m: MECHANISM_LINES[i % len(MECHANISM_LINES)]
+        for i, m in enumerate(pd.unique(shown.mechanism))
+    }
     for ax, name in zip(axes, names):
         sub = stats[stats.dataset == name]
         for (mech, agg), s in sub.groupby(["mechanism", "aggregator"], sort=False):
             s = s.sort_values("epsilon")
             colour, marker = aggregator_style(agg)
-            line, = ax.plot(s.epsilon, s["mean"], marker=marker, ls=lines[mech], color=colour, ms=3,
-                            label=f"{agg} · {mech}")
-            ax.fill_between(s.epsilon, s["mean"] - s.se, s["mean"] + s.se, color=line.get_color(), alpha=.2)
+            (line,) = ax.plot(
+                s.epsilon,
+                s["mean"],
+                marker=marker,
+                ls=lines[mech],
+                color=colour,
+                ms=3,
+                label=f"{agg} · {mech}",
+            )
+            ax.fill_between(
+                s.epsilon, s["mean"] - s.se, s["mean"] + s.se, color=line.get_color(), alpha=0.2
+            )
             if clean and y == "value":
-                ax.axhline(shown.clean[(shown.dataset == name) & (shown.aggregator == agg)].iloc[0],
-                           color=line.get_color(), ls=":", lw=1)
+                ax.axhline(
+                    shown.clean[(shown.dataset == name) & (shown.aggregator == agg)].iloc[0],
+                    color=line.get_color(),
+                    ls=":",
+                    lw=1,
+                )
         metric = shown.metric[shown.dataset == name].iloc[0]
         ax.set_xscale("log")
         ticks = np.unique(sub.epsilon)
-        if len(ticks) <= 8: ax.set_xticks(ticks, [f"{e:g}" for e in ticks]); ax.minorticks_off()
+        if len(ticks) <= 8:
+            ax.set_xticks(ticks, [f"{e:g}" for e in ticks])
+            ax.minorticks_off()
         ax.set_xlabel("ε per answer (log scale)")
         ax.set_ylabel(f"{metric} change (private − clean)" if y == "change" else metric)
         ax.set_title(name)
-        ax.grid(alpha=.3)
+        ax.grid(alpha=0.3)
     axes[-1].legend(fontsize=7, loc="best")
     return axes
 
+# %% ../nbs/06_experiments.ipynb #692ad3c3
 def summary_table(df: pd.DataFrame, digits: int = 3, y: str = "value") -> str:
     "Markdown table: mean ± 95 % half-width (1.96 SE) of `y` per (dataset, mechanism, aggregator) × ε, and the clean value."
     _check_sweep_table(df)
-    if y not in ("value", "change"): raise ValueError(f"y must be 'value' or 'change', got {y!r}")
+    if y not in ("value", "change"):
+        raise ValueError(f"y must be 'value' or 'change', got {y!r}")
     s = _mean_se(df, y)
     s["cell"] = [f"{m:.{digits}f} ± {1.96 * e:.{digits}f}" for m, e in zip(s["mean"], s.se)]
     wide = s.pivot(index=["dataset", "mechanism", "aggregator"], columns="epsilon", values="cell")
@@ -397,5 +620,14 @@ def summary_table(df: pd.DataFrame, digits: int = 3, y: str = "value") -> str:
     clean = df.groupby(["dataset", "mechanism", "aggregator"]).clean.first()
     wide["clean"] = clean.reindex(wide.index).map(lambda v: f"{v:.{digits}f}")
     wide = wide.reset_index()
-    head = "| " + " | ".join(wide.columns) + " |\n|" + "---|" * 3 + "---:|" * (wide.shape[1] - 3) + "\n"
-    return head + "\n".join("| " + " | ".join(map(str, r)) + " |" for r in wide.itertuples(index=False))
+    head = (
+        "| "
+        + " | ".join(wide.columns)
+        + " |\n|"
+        + "---|" * 3
+        + "---:|" * (wide.shape[1] - 3)
+        + "\n"
+    )
+    return head + "\n".join(
+        "| " + " | ".join(map(str, r)) + " |" for r in wide.itertuples(index=False)
+    )

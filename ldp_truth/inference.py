@@ -14,13 +14,14 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import linear_sum_assignment
 
-from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative, check_positive,
-                            check_positive_or_inf, check_real, documented)
+from .data import (Answers, RngLike, as_generator, check_count, check_nonnegative,
+                            check_positive, check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
-from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts, concave_skills, crh_loss,
-                               crh_weights, e_step, has_answers, huber_rho, huber_step, largest_change,
-                               moderated_scale, normalise_confusion, observed_counts, onehot,
-                               posterior_sums, robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
+from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts,
+                               concave_skills, crh_loss, crh_weights, e_step, has_answers,
+                               huber_rho, huber_step, largest_change, moderated_scale,
+                               normalise_confusion, observed_counts, onehot, posterior_sums,
+                               robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
                                task_mad, task_mean, task_median, task_std, vote_shares)
 
 # %% auto #0
@@ -30,73 +31,106 @@ __all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHAN
            'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
-ITERATION_DOCS = dict(n_iter_="iterations run",
-                      converged_="whether the stopping rule was met before n_iter iterations")
+ITERATION_DOCS = dict(
+    n_iter_="iterations run",
+    converged_="whether the stopping rule was met before n_iter iterations",
+)
 
 # %% ../nbs/03_inference.ipynb #2618d183
-@documented(workers_="Dask fits: the worker ids behind the worker indices",
-            classes_="Dask fits, categorical answers: the class ids behind the class indices")
+@documented(
+    workers_="Dask fits: the worker ids behind the worker indices",
+    classes_="Dask fits, categorical answers: the class ids behind the class indices",
+)
 class Aggregator:
     "Base class of every aggregator: `fit(answers) -> self` and a crowd-kit style `fit_predict(df) -> Series`."
+
     kinds: tuple = ("categorical",)
-    bounds: Optional[tuple] = None   # continuous truths: (lo, hi) the estimates are projected into
+    bounds: Optional[tuple] = None  # continuous truths: (lo, hi) the estimates are projected into
 
     def __init__(self):
         "No parameters (subclasses with settings define their own); here so that the docs show the signature `()`."
 
     def fit(self, answers: Union[Answers, DaskAnswers]) -> "Aggregator":
         "Fit on `Answers`, a `DaskAnswers` or a Dask DataFrame (columns worker, task, label); returns `self`."
-        if is_dask_frame(answers): answers = DaskAnswers(answers)
+        if is_dask_frame(answers):
+            answers = DaskAnswers(answers)
         if not isinstance(answers, (Answers, DaskAnswers)):
-            raise TypeError(f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers or a "
-                            f"Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a DataFrame")
+            raise TypeError(
+                f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers or a "
+                f"Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a DataFrame"
+            )
         self._check_kind(answers.kind, answers.n_classes if answers.kind == "categorical" else None)
         if self.bounds is not None and answers.kind == "categorical":
-            raise ValueError(f"bounds apply to continuous answers; got categorical answers with bounds={self.bounds}")
+            raise ValueError(
+                f"bounds apply to continuous answers; got categorical answers with bounds={self.bounds}"
+            )
         if isinstance(answers, DaskAnswers):
             self._fit_dask(answers)
-            self.workers_ = answers.workers          # on Dask, the ids behind the worker and class indices
-            if answers.kind == "categorical": self.classes_ = answers.classes
-        else: self._fit(answers)
-        if self.bounds is not None: self.labels_ = np.clip(self.labels_, *self.bounds)   # post-processing: free
+            self.workers_ = answers.workers  # on Dask, the ids behind the worker and class indices
+            if answers.kind == "categorical":
+                self.classes_ = answers.classes
+        else:
+            self._fit(answers)
+        if self.bounds is not None:
+            self.labels_ = np.clip(self.labels_, *self.bounds)  # post-processing: free
         return self
 
     def _check_kind(self, kind: str, n_classes: Optional[int]):
         "An error unless answers of this kind (and, categorical, n_classes ≥ 2) suit this aggregator."
         name = type(self).__name__
         if kind not in self.kinds:
-            raise ValueError(f"{name} accepts {' or '.join(self.kinds)} answers, got answers of kind={kind!r}")
+            raise ValueError(
+                f"{name} accepts {' or '.join(self.kinds)} answers, got answers of kind={kind!r}"
+            )
         if kind == "categorical" and n_classes < 2:
-            raise ValueError(f"{name} needs n_classes ≥ 2, got answers with n_classes={n_classes}; if every answer "
-                             "is the same label, name all the classes: Answers.from_frame(df, classes=[...])")
+            raise ValueError(
+                f"{name} needs n_classes ≥ 2, got answers with n_classes={n_classes}; if every answer "
+                "is the same label, name all the classes: Answers.from_frame(df, classes=[...])"
+            )
 
-    def _fit(self, A: Answers): raise NotImplementedError
+    def _fit(self, A: Answers):
+        raise NotImplementedError
 
     @staticmethod
     def _check_bounds(bounds) -> Optional[tuple]:
         "`bounds` as (lo, hi) floats with lo < hi (±inf for a side without a bound), or None."
-        if bounds is None: return None
+        if bounds is None:
+            return None
         if isinstance(bounds, str) or not hasattr(bounds, "__len__") or len(bounds) != 2:
             raise TypeError(f"bounds must be (lo, hi) or None, got {bounds!r}")
         lo, hi = check_real(bounds[0], "bounds[0]"), check_real(bounds[1], "bounds[1]")
-        if not lo < hi: raise ValueError(f"bounds must be (lo, hi) with lo < hi, got {bounds!r}")
+        if not lo < hi:
+            raise ValueError(f"bounds must be (lo, hi) with lo < hi, got {bounds!r}")
         return lo, hi
 
     def _fit_dask(self, D: DaskAnswers):
-        raise TypeError(f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote and CRH "
-                        "have one); fit it on Answers in memory")
+        raise TypeError(
+            f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote and CRH "
+            "have one); fit it on Answers in memory"
+        )
 
-    def fit_predict(self, df: pd.DataFrame, worker: str = "worker", task: str = "task", label: str = "label",
-                    duplicates: str = "error", classes=None) -> pd.Series:
+    def fit_predict(
+        self,
+        df: pd.DataFrame,
+        worker: str = "worker",
+        task: str = "task",
+        label: str = "label",
+        duplicates: str = "error",
+        classes=None,
+    ) -> pd.Series:
         "Fit on a long DataFrame (crowd-kit's format, pandas or Dask); the truths as a Series `agg_label` by task id."
         if is_dask_frame(df):
             if duplicates != "error":
-                raise ValueError(f"duplicates={duplicates!r} needs a pandas DataFrame; a Dask fit refuses duplicates")
+                raise ValueError(
+                    f"duplicates={duplicates!r} needs a pandas DataFrame; a Dask fit refuses duplicates"
+                )
             D = DaskAnswers(df, worker, task, label)
             self.fit(D)
             return D.predictions(self.labels_)
         kind = self.kinds[0] if len(self.kinds) == 1 else None
-        A = Answers.from_frame(df, worker, task, label, kind=kind, duplicates=duplicates, classes=classes)
+        A = Answers.from_frame(
+            df, worker, task, label, kind=kind, duplicates=duplicates, classes=classes
+        )
         self.fit(A)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
@@ -104,31 +138,43 @@ class Aggregator:
 # %% ../nbs/03_inference.ipynb #1a47bef9
 def _check_channel(channel, L: int) -> Optional[np.ndarray]:
     "A validated K×L row-stochastic channel (K true classes ≤ L observed symbols, the answers' n_classes), or None."
-    if channel is None: return None
+    if channel is None:
+        return None
     M = np.asarray(channel)
     if not np.issubdtype(M.dtype, np.number) or np.issubdtype(M.dtype, np.complexfloating):
-        raise TypeError(f"channel must be a K×{L} array of probabilities (a mechanism's transition_matrix()), "
-                        f"got {channel!r}")
+        raise TypeError(
+            f"channel must be a K×{L} array of probabilities (a mechanism's transition_matrix()), "
+            f"got {channel!r}"
+        )
     M = M.astype(np.float64)
     if M.ndim != 2 or M.shape[1] != L or not 2 <= M.shape[0] <= L:
-        raise ValueError(f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column per "
-                         f"observed symbol ({L} = n_classes of the answers), got shape {M.shape}")
+        raise ValueError(
+            f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column per "
+            f"observed symbol ({L} = n_classes of the answers), got shape {M.shape}"
+        )
     if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
-        raise ValueError("channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1")
+        raise ValueError(
+            "channel must be row-stochastic: finite, non-negative, each row P[x, :] summing to 1"
+        )
     if not channel_is_informative(M):
-        raise ValueError("channel has two (nearly) equal rows: it erases the difference between two true classes, "
-                         "so nothing can be inferred through it (see channel_is_informative)")
+        raise ValueError(
+            "channel has two (nearly) equal rows: it erases the difference between two true classes, "
+            "so nothing can be inferred through it (see channel_is_informative)"
+        )
     return M
 
+# %% ../nbs/03_inference.ipynb #a2307c04
 def _log_channel(M: Optional[np.ndarray]) -> Optional[np.ndarray]:
     "log M, floored at EPS (None without a channel)."
     return None if M is None else np.log(np.maximum(M, EPS))
 
+# %% ../nbs/03_inference.ipynb #fe4140d0
 def _channel_contrast(M: np.ndarray) -> float:
     "Smallest total-variation distance between two rows of M: 1 for the identity, (e^ε−1)/(e^ε+K−1) for K-ary RR."
     D = 0.5 * np.abs(M[:, None, :] - M[None, :, :]).sum(2)
     return float(D[~np.eye(len(M), dtype=bool)].min())
 
+# %% ../nbs/03_inference.ipynb #f16ce5e1
 def channel_is_informative(channel, tol: float = 1e-9) -> bool:
     "Whether every two true classes give different output distributions (a channel `DawidSkene(channel=)` accepts)."
     M = np.asarray(channel, dtype=np.float64)
@@ -137,15 +183,22 @@ def channel_is_informative(channel, tol: float = 1e-9) -> bool:
 # %% ../nbs/03_inference.ipynb #467b76b0
 MV_TIES = ("first", "random", "abstain")
 
-@documented(labels_="each task's most voted class index (-1: no answers, or a tie with ties='abstain')",
-            proba_="tasks × classes, each task's vote shares (with a channel: the posterior; NaN: no answers)")
+
+@documented(
+    labels_="each task's most voted class index (-1: no answers, or a tie with ties='abstain')",
+    proba_="tasks × classes, each task's vote shares (with a channel: the posterior; NaN: no answers)",
+)
 class MajorityVote(Aggregator):
     "Each task gets its most frequent answer (with a `channel`, the class most likely to produce its answers)."
-    def __init__(self,
-                 ties: str = "first",  # one of MV_TIES: the smallest tied class, a random one, or no label (-1)
-                 rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
-                 channel: Optional[np.ndarray] = None):  # K×L transition matrix of the answers' LDP mechanism
-        if ties not in MV_TIES: raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
+
+    def __init__(
+        self,
+        ties: str = "first",  # one of MV_TIES: the smallest tied class, a random one, or no label (-1)
+        rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+    ):
+        if ties not in MV_TIES:
+            raise ValueError(f"ties must be one of {MV_TIES}, got {ties!r}")
         self.ties, self.rng, self.channel = ties, rng, channel
 
     def _fit(self, A: Answers):
@@ -153,41 +206,57 @@ class MajorityVote(Aggregator):
         counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
         answered = counts.sum(1) > 0
         self.proba_ = vote_shares(counts, logM)
-        scores = counts if logM is None else counts @ logM.T     # Σ over the task's answers z of log M[c, z]
-        self.labels_ = self._break_ties(best_classes(scores, 0.0 if logM is None else 1e-9), answered)
+        scores = (
+            counts if logM is None else counts @ logM.T
+        )  # Σ over the task's answers z of log M[c, z]
+        self.labels_ = self._break_ties(
+            best_classes(scores, 0.0 if logM is None else 1e-9), answered
+        )
 
     def _break_ties(self, best: np.ndarray, answered: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a boolean tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
-        if self.ties == "random": score += as_generator(self.rng).random(score.shape) * best   # uniform among the tied
+        if self.ties == "random":
+            score += as_generator(self.rng).random(score.shape) * best  # uniform among the tied
         labels = argmax_labels(score, answered)
-        if self.ties == "abstain": labels[(best.sum(1) > 1) & answered] = -1
+        if self.ties == "abstain":
+            labels[(best.sum(1) > 1) & answered] = -1
         return labels
 
     def _fit_dask(self, D: DaskAnswers):
         if self.ties != "first":
-            raise ValueError(f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the smallest "
-                             "class (ties='first')")
-        self.labels_, self.proba_ = D.vote_results(_log_channel(_check_channel(self.channel, D.n_classes)))
+            raise ValueError(
+                f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the smallest "
+                "class (ties='first')"
+            )
+        self.labels_, self.proba_ = D.vote_results(
+            _log_channel(_check_channel(self.channel, D.n_classes))
+        )
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 class _LocalEM:
     "Dawid–Skene's sufficient statistics of answers in memory: one-hot matrix, posteriors (one buffer, reused)."
+
     def __init__(self, A: Answers):
         self.A, self.n_workers, self.n_classes = A, A.n_workers, A.n_classes
 
-    def em_start(self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None) -> tuple:
+    def em_start(
+        self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
+    ) -> tuple:
         "Start from `init` or majority-vote shares (through the channel): (counts N, posterior sums, n answered)."
         A = self.A
         votes = class_counts(A.task, A.value, A.n_tasks, A.n_classes)
         self.P = np.nan_to_num(vote_shares(votes, log_channel)) if init is None else init
-        del votes                             # before X exists: the start's scratch is freed first
+        del votes  # before X exists: the start's scratch is freed first
         self.X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         self.unanswered = np.flatnonzero(~has_answers(A.task, A.n_tasks))
         return self._stats()
 
     def _stats(self) -> tuple:
-        return (observed_counts(self.X, self.P, self.n_workers), *posterior_sums(self.P, self.unanswered))
+        return (
+            observed_counts(self.X, self.P, self.n_workers),
+            *posterior_sums(self.P, self.unanswered),
+        )
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
         "E-step (posteriors written in place) and its statistics: (N, posterior sums, n answered, log-likelihood)."
@@ -208,65 +277,85 @@ MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
 CLASS_PRIORS = ("fit", "uniform", "answers")
 INITS = ("mv", "spectral")
 
+
 def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
     "A fixed class prior: uniform, or each class's share of the answers `S` holds, unmixed from the channel."
     K = S.n_classes if M is None else len(M)
-    if how == "uniform": return np.full(K, 1 / K)
+    if how == "uniform":
+        return np.full(K, 1 / K)
     f = S.value_shares()
     g = f if M is None else np.linalg.lstsq(M.T, f, rcond=None)[0]
-    g = np.maximum(g, 1 / (10 * K))           # floor: no class ruled out by a noisy estimate
+    g = np.maximum(g, 1 / (10 * K))  # floor: no class ruled out by a noisy estimate
     return g / g.sum()
 
+# %% ../nbs/03_inference.ipynb #00b947c6
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Expected counts (W, c, x) of the workers' own answers x: one EM step through M over the hidden answer (or N)."
     return N if M is None else E * ((N / np.maximum(E @ M, EPS)) @ M.T)
 
+# %% ../nbs/03_inference.ipynb #792dae13
 def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
     "The pooled workers' one confusion (K×K counts) best explaining their observed counts N (K×L) through M (EM)."
-    if M is None: return N
+    if M is None:
+        return N
     E = np.full((len(M), len(M)), 1 / len(M))
     for _ in range(n_iter):
         E = E * ((N / np.maximum(E @ M, EPS)) @ M.T)
         E /= np.maximum(E.sum(1, keepdims=True), EPS)
     return E * N.sum(1, keepdims=True)
 
+# %% ../nbs/03_inference.ipynb #8f62f2f8
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
     "K×K confusions of one-coin workers: skill s[w] (or s[w, c]) on the diagonal, the rest spread evenly; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
     return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
 
-def _fit_confusion(Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray) -> tuple:
+# %% ../nbs/03_inference.ipynb #bbf68fc1
+def _fit_confusion(
+    Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray
+) -> tuple:
     "M-step of `model` on the counts Nt (W, c, x), `kappa` pseudo-answers per worker shaped as `pool`: (E, skills)."
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
-    if model == "homogeneous":                     # one skill for all: the pooled share of right answers
+    if model == "homogeneous":  # one skill for all: the pooled share of right answers
         return _one_coin_confusion(np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum()), K), None
     right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
-    with np.errstate(invalid="ignore"): s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
+    with np.errstate(invalid="ignore"):
+        s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
     return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
 
+# %% ../nbs/03_inference.ipynb #90b860c3
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
     prior = _skill_prior(model, kappa, pool)
-    if model == "one-coin": return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *prior)
+    if model == "one-coin":
+        return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *prior)
     return (np.einsum("wkk->wk", Nt), Nt.sum(2), *prior)
 
+# %% ../nbs/03_inference.ipynb #24d1e1b4
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
     "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
-    if not kappa or model == "homogeneous": return 0.0
-    if model == "full": return float((kappa * pool / pool.sum() * np.log(E)).sum())
+    if not kappa or model == "homogeneous":
+        return 0.0
+    if model == "full":
+        return float((kappa * pool / pool.sum() * np.log(E)).sum())
     pseudo, target = _skill_prior(model, kappa, pool)
     s = np.einsum("wkk->wk", E)
     s = s[:, 0] if model == "one-coin" else s
     return float((pseudo * (target * np.log(s) + (1 - target) * np.log1p(-s))).sum())
 
+# %% ../nbs/03_inference.ipynb #9aa985e0
 def _worker_skills(E: np.ndarray, skills: Optional[np.ndarray], prior: np.ndarray) -> np.ndarray:
     "One skill per worker: the one-coin s, else the chance of a right answer, Σ_c prior_c × Pr(answer c | truth c)."
-    if skills is None: return np.einsum("wkk,k->w", E, prior)
+    if skills is None:
+        return np.einsum("wkk,k->w", E, prior)
     return skills if skills.ndim == 1 else skills @ prior
 
-CHANNEL_DEFAULTS = dict(model="full", shrink=4.0, class_prior="fit")   # DawidSkene(channel=M)'s; see the table below
+
+CHANNEL_DEFAULTS = dict(
+    model="full", shrink=4.0, class_prior="fit"
+)  # DawidSkene(channel=M)'s; see the table below
 
 # %% ../nbs/03_inference.ipynb #24eb6b97
 def _skill_terms(M: np.ndarray) -> tuple:
@@ -274,132 +363,188 @@ def _skill_terms(M: np.ndarray) -> tuple:
     a = (M.sum(0, keepdims=True) - M) / (len(M) - 1)
     return a, M - a
 
+# %% ../nbs/03_inference.ipynb #d891c925
 def _skill_groups(M: np.ndarray, per_class: bool) -> tuple:
     "Cells of M with equal (a, b) (per true class if `per_class`): cell→group indicator, a, b, group→class."
     a, b = _skill_terms(M)
     K, L = M.shape
-    keys = np.stack([np.repeat(np.arange(K), L) if per_class else np.zeros(K * L), a.ravel(), b.ravel()], 1)
+    keys = np.stack(
+        [np.repeat(np.arange(K), L) if per_class else np.zeros(K * L), a.ravel(), b.ravel()], 1
+    )
     uniq, group = np.unique(keys, axis=0, return_inverse=True)
     G = np.zeros((K * L, len(uniq)))
     G[np.arange(K * L), group.ravel()] = 1
     C = np.eye(K)[uniq[:, 0].astype(int)] if per_class else np.ones((len(uniq), 1))
     return G, uniq[:, 1], uniq[:, 2], C
 
+# %% ../nbs/03_inference.ipynb #60938446
 def _skill_prior(model: str, kappa: float, pool: np.ndarray) -> tuple:
     "Pseudo-answers per worker and their skill (per true class for class-one-coin) that shrinkage adds."
-    if not kappa or model == "homogeneous": return 0.0, 0.0
-    if model == "one-coin": return kappa, np.trace(pool) / pool.sum()
+    if not kappa or model == "homogeneous":
+        return 0.0, 0.0
+    if model == "one-coin":
+        return kappa, np.trace(pool) / pool.sum()
     rows = pool.sum(1)
     return kappa * rows / rows.sum(), np.diag(pool) / rows
 
-def _channel_skills(N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float,
-                    pool: np.ndarray) -> tuple:
+# %% ../nbs/03_inference.ipynb #85602cc3
+def _channel_skills(
+    N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float, pool: np.ndarray
+) -> tuple:
     "The one-coin family's exact M-step through M: skills maximising the expected log-likelihood + log prior."
     W, K = E.shape[:2]
     per_class = model == "class-one-coin"
-    if model == "homogeneous": N = N.sum(0, keepdims=True)
+    if model == "homogeneous":
+        N = N.sum(0, keepdims=True)
     d = np.einsum("wkk->wk", E)
-    s0 = d if per_class else d[:len(N), 0]
-    if np.allclose(E, 1 / K): s0 = np.full(s0.shape, .7)          # the first M-step: no skills yet
+    s0 = d if per_class else d[: len(N), 0]
+    if np.allclose(E, 1 / K):
+        s0 = np.full(s0.shape, 0.7)  # the first M-step: no skills yet
     G, a, b, C = _skill_groups(M, per_class)
     s = concave_skills(N.reshape(len(N), -1) @ G, a, b, C, *_skill_prior(model, kappa, pool), s0)
     s = s if per_class else np.broadcast_to(s[:, 0], (W,)).copy()
     return _one_coin_confusion(s, K), s
 
 # %% ../nbs/03_inference.ipynb #c7a1e013
-@documented(labels_="each task's most probable class index (-1: no answers)",
-            proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
-            skills_="each worker's chance of a right answer under the fitted class prior (NaN: no answers)",
-            confusion_="workers × true class × answer, each worker's fitted confusion matrix",
-            observed_confusion_="confusion_ @ channel, the perturbed answers' confusion (no channel: confusion_)",
-            prior_="the class prior (fitted, or as class_prior fixes it)",
-            class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
-            model_="the model fitted (model='auto': the one chosen)",
-            selection_="model='auto': each model → its held-out log-likelihood (None otherwise)",
-            shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
-            **ITERATION_DOCS, log_likelihood_="the log-likelihood (with its prior terms) at each iteration")
+@documented(
+    labels_="each task's most probable class index (-1: no answers)",
+    proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
+    skills_="each worker's chance of a right answer under the fitted class prior (NaN: no answers)",
+    confusion_="workers × true class × answer, each worker's fitted confusion matrix",
+    observed_confusion_="confusion_ @ channel, the perturbed answers' confusion (no channel: confusion_)",
+    prior_="the class prior (fitted, or as class_prior fixes it)",
+    class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
+    model_="the model fitted (model='auto': the one chosen)",
+    selection_="model='auto': each model → its held-out log-likelihood (None otherwise)",
+    shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
+    **ITERATION_DOCS,
+    log_likelihood_="the log-likelihood (with its prior terms) at each iteration",
+)
 class DawidSkene(Aggregator):
     "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_` each worker's chance of a right answer."
-    def __init__(self,
-                 n_iter: int = 100,  # most EM iterations
-                 tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
-                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares), 'spectral' or task posteriors
-                 smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's M-step)
-                 channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
-                 model: Optional[str] = None,  # one of MODELS; None: 'full' (with a channel CHANNEL_DEFAULTS')
-                 shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
-                 class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
-                 folds: Optional[int] = None):  # cross-validation folds of model='auto' (None: 3)
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
+        init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares), 'spectral' or task posteriors
+        smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's M-step)
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+        model: Optional[str] = None,  # one of MODELS; None: 'full' (with a channel CHANNEL_DEFAULTS')
+        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
+        class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+        folds: Optional[int] = None,  # cross-validation folds of model='auto' (None: 3)
+    ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
         if self.smoothing and model not in (None, "full", "auto"):
-            raise ValueError(f"smoothing applies to the full model; model={model!r} takes shrink= instead")
-        if folds is not None and model != "auto": raise ValueError("folds applies to model='auto' only")
-        if isinstance(init, list): init = np.asarray(init, dtype=np.float64)
+            raise ValueError(
+                f"smoothing applies to the full model; model={model!r} takes shrink= instead"
+            )
+        if folds is not None and model != "auto":
+            raise ValueError("folds applies to model='auto' only")
+        if isinstance(init, list):
+            init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init in INITS):
-            raise ValueError(f"init must be one of {INITS} or an array of task posteriors (n_tasks × n_classes), "
-                             f"got {init!r}")
+            raise ValueError(
+                f"init must be one of {INITS} or an array of task posteriors (n_tasks × n_classes), "
+                f"got {init!r}"
+            )
         if model is not None and model not in MODELS:
             raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
         self.init, self.model = init, model
         self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if class_prior not in (None,) + CLASS_PRIORS:
-            raise ValueError(f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}")
+            raise ValueError(
+                f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}"
+            )
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
         "Model, pseudo-answers per worker (scaled by the channel's contrast), class prior: arguments or defaults."
         model = self.model or ("full" if M is None else CHANNEL_DEFAULTS["model"])
-        shrink = self.shrink if self.shrink is not None else (0.0 if M is None else CHANNEL_DEFAULTS["shrink"])
+        shrink = (
+            self.shrink
+            if self.shrink is not None
+            else (0.0 if M is None else CHANNEL_DEFAULTS["shrink"])
+        )
         prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
         return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
 
     def _class_prior(self, model: str, M: Optional[np.ndarray]) -> str:
         "The class prior of `model`: the argument, else uniform for the homogeneous model, else the default."
-        if self.class_prior: return self.class_prior
+        if self.class_prior:
+            return self.class_prior
         return "uniform" if model == "homogeneous" else self._settings(M)[2]
 
     def _init_array(self, A: Answers, M: Optional[np.ndarray]) -> Optional[np.ndarray]:
         "`init` as a checked copy (EM writes into it), the spectral start, or None for the majority-vote start."
         n_tasks, K = A.n_tasks, A.n_classes if M is None else len(M)
-        if isinstance(self.init, str): return _spectral_start(A, M) if self.init == "spectral" else None
+        if isinstance(self.init, str):
+            return _spectral_start(A, M) if self.init == "spectral" else None
         P = np.array(self.init, dtype=np.float64)
-        if P.shape != (n_tasks, K) or not np.isfinite(P).all() or (P < 0).any() or not np.allclose(P.sum(1), 1):
-            raise ValueError(f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array of rows on the simplex")
+        if (
+            P.shape != (n_tasks, K)
+            or not np.isfinite(P).all()
+            or (P < 0).any()
+            or not np.allclose(P.sum(1), 1)
+        ):
+            raise ValueError(
+                f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array of rows on the simplex"
+            )
         return P
 
-    def _m_step(self, N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray], model: str, kappa: float,
-                pool: np.ndarray) -> tuple:
+    def _m_step(
+        self,
+        N: np.ndarray,
+        E: np.ndarray,
+        M: Optional[np.ndarray],
+        model: str,
+        kappa: float,
+        pool: np.ndarray,
+    ) -> tuple:
         "New confusions (W, c, x) and skills from the counts N; through a channel exact for the one-coin family."
-        if M is not None and model != "full": return _channel_skills(N, E, M, model, kappa, pool)
+        if M is not None and model != "full":
+            return _channel_skills(N, E, M, model, kappa, pool)
         return _fit_confusion(_true_counts(N, E, M), model, self.smoothing, kappa, pool)
 
     def _log_penalty(self, E: np.ndarray) -> float:
         "Log of the Dirichlet prior that `smoothing` stands for (0 when smoothing=0)."
         return self.smoothing * float(np.log(E).sum()) if self.smoothing else 0.0
 
-    def _run(self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None) -> tuple:
+    def _run(
+        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
+    ) -> tuple:
         "EM for one model on the statistics `S` (in memory or on Dask): (prior, confusions, skills, history)."
         W, K = S.n_workers, S.n_classes if M is None else len(M)
         N, s, n = S.em_start(_log_channel(M), init)
         fixed = class_prior != "fit"
         prior = _fixed_prior(S, M, class_prior) if fixed else s / n
-        pool = _pooled_confusion(N.sum(0), M)       # the crowd's confusion at the start: the shrinkage target
+        pool = _pooled_confusion(
+            N.sum(0), M
+        )  # the crowd's confusion at the start: the shrinkage target
         E, skills = self._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, pool)
         history, converged = [], False
         for it in range(self.n_iter):
-            with np.errstate(divide="ignore"): log_prior = np.log(prior)
-            N, s, n, ll = S.em_round(blocked_log(E if M is None else np.maximum(E @ M, EPS)), log_prior)
+            with np.errstate(divide="ignore"):
+                log_prior = np.log(prior)
+            N, s, n, ll = S.em_round(
+                blocked_log(E if M is None else np.maximum(E @ M, EPS)), log_prior
+            )
             penalty = self._log_penalty(E) if model == "full" else 0.0
             history.append(ll + penalty + _log_prior_density(E, model, kappa, pool))
-            if not fixed: prior = s / n
+            if not fixed:
+                prior = s / n
             E, skills = self._m_step(N, E, M, model, kappa, pool)
             converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])
-            if converged: break
+            if converged:
+                break
         return prior, E, skills, np.array(history), converged
 
-    def _heldout(self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str) -> float:
+    def _heldout(
+        self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str
+    ) -> float:
         "Log-likelihood of each answer under the model fitted to the other folds (answers split at random, seed 0)."
         fold, total = np.random.default_rng(0).permutation(A.n_answers) % self.folds, 0.0
         for f in range(self.folds):
@@ -417,64 +562,92 @@ class DawidSkene(Aggregator):
         model, kappa, _ = self._settings(M)
         self.selection_ = None
         if model == "auto":
-            self.selection_ = {m: self._heldout(A, M, m, kappa, self._class_prior(m, M))
-                               for m in MODELS[:-1]}
+            self.selection_ = {
+                m: self._heldout(A, M, m, kappa, self._class_prior(m, M)) for m in MODELS[:-1]
+            }
             model = max(self.selection_, key=self.selection_.get)
-        self._fit_on(_LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M))
+        self._fit_on(
+            _LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M)
+        )
 
     def _fit_dask(self, D: DaskAnswers):
         if not (isinstance(self.init, str) and self.init == "mv"):
-            raise ValueError("init as an array needs answers in memory, and so does 'spectral'; "
-                             "a Dask fit starts from init='mv'")
+            raise ValueError(
+                "init as an array needs answers in memory, and so does 'spectral'; "
+                "a Dask fit starts from init='mv'"
+            )
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
         if model == "auto":
-            raise ValueError("model='auto' needs answers in memory (it refits on held-out folds); "
-                             "name the model on Dask: 'full', 'class-one-coin', 'one-coin' or 'homogeneous'")
+            raise ValueError(
+                "model='auto' needs answers in memory (it refits on held-out folds); "
+                "name the model on Dask: 'full', 'class-one-coin', 'one-coin' or 'homogeneous'"
+            )
         self.selection_ = None
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
 
-    def _fit_on(self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None):
+    def _fit_on(
+        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
+    ):
         "Run EM on the statistics `S` and set the fitted attributes."
-        prior, E, skills, history, self.converged_ = self._run(S, M, model, kappa, class_prior, init)
+        prior, E, skills, history, self.converged_ = self._run(
+            S, M, model, kappa, class_prior, init
+        )
         self.labels_, self.proba_ = S.em_results()
-        if model == "homogeneous":                 # majority vote's ties: within 1e-9 the first class wins
+        if model == "homogeneous":  # majority vote's ties: within 1e-9 the first class wins
             first = best_classes(np.nan_to_num(self.proba_), 1e-9).argmax(1)
             self.labels_ = np.where(self.labels_ < 0, -1, first)
         self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
         self.skills_ = _worker_skills(E, skills, prior)
-        if skills is not None and skills.ndim == 2: self.class_skills_ = skills
+        if skills is not None and skills.ndim == 2:
+            self.class_skills_ = skills
         self.n_iter_, self.log_likelihood_ = len(history), history
 
 # %% ../nbs/03_inference.ipynb #cc7d82e9
 @documented(skills_="each worker's one-coin skill s: the chance of a right answer")
 class OneCoinDawidSkene(DawidSkene):
     "Dawid–Skene with one skill per worker (`skills_`): right with probability s, else uniform over the other classes."
-    def __init__(self,
-                 n_iter: int = 100,  # most EM iterations
-                 tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
-                 init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
-                 channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
-                 shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
-                 class_prior: Optional[str] = None):  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
-        super().__init__(n_iter, tol, init, channel=channel, model="one-coin", shrink=shrink, class_prior=class_prior)
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
+        init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
+        class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+    ):
+        super().__init__(
+            n_iter,
+            tol,
+            init,
+            channel=channel,
+            model="one-coin",
+            shrink=shrink,
+            class_prior=class_prior,
+        )
 
 # %% ../nbs/03_inference.ipynb #90ea7d20
 def _group_sums(A: Answers, groups: np.ndarray) -> list:
     "Per group g of workers, the tasks × L sums of its workers' one-hot answers (Zhang et al.'s Z_g)."
     L = A.n_classes
-    sums = (np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L)
-            for m in (groups[A.worker] == g for g in range(3)))
+    sums = (
+        np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L)
+        for m in (groups[A.worker] == g for g in range(3))
+    )
     return [s.reshape(A.n_tasks, L).astype(float) for s in sums]
 
+# %% ../nbs/03_inference.ipynb #ee435e9d
 def _rank_pinv(S: np.ndarray, K: int) -> np.ndarray:
     "Pseudo-inverse of S keeping its K largest singular values."
     U, s, Vt = np.linalg.svd(S)
     return (Vt[:K].T / s[:K]) @ U[:, :K].T
 
-def _tensor_power(T: np.ndarray, K: int, rng: np.random.Generator, starts: int = 20,
-                  iters: int = 50) -> tuple:
+# %% ../nbs/03_inference.ipynb #b62f1637
+def _tensor_power(
+    T: np.ndarray, K: int, rng: np.random.Generator, starts: int = 20, iters: int = 50
+) -> tuple:
     "Robust tensor power method (Anandkumar et al. 2014, Alg. 1), all starts at once: eigenpairs."
     lams, vecs = [], []
     for _ in range(K):
@@ -488,26 +661,32 @@ def _tensor_power(T: np.ndarray, K: int, rng: np.random.Generator, starts: int =
             v = np.einsum("abc,b,c->a", T, v, v)
             v /= max(np.linalg.norm(v), 1e-300)
         lam = np.einsum("abc,a,b,c->", T, v, v, v)
-        lams.append(lam); vecs.append(v)
-        T = T - lam * np.einsum("a,b,c->abc", v, v, v)                # deflate
+        lams.append(lam)
+        vecs.append(v)
+        T = T - lam * np.einsum("a,b,c->abc", v, v, v)  # deflate
     return np.array(lams), np.array(vecs)
 
+# %% ../nbs/03_inference.ipynb #0e9574f3
 def _symmetrise(T: np.ndarray) -> np.ndarray:
     "The mean of a 3-way tensor over the six orders of its axes."
     return sum(T.transpose(p) for p in itertools.permutations(range(3))) / 6
 
+# %% ../nbs/03_inference.ipynb #0226182c
 def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng) -> tuple:
     "Stage 1 of Zhang et al.'s Alg. 1 for view c: expected sums per class (K×L, unordered), class weights."
     n = len(Za)
-    Za2 = Za @ ((Zc.T @ Zb / n) @ _rank_pinv(Za.T @ Zb / n, K)).T          # views a and b mapped onto view c
+    Za2 = (
+        Za @ ((Zc.T @ Zb / n) @ _rank_pinv(Za.T @ Zb / n, K)).T
+    )  # views a and b mapped onto view c
     Zb2 = Zb @ ((Zc.T @ Za / n) @ _rank_pinv(Zb.T @ Za / n, K)).T
     M2 = Za2.T @ Zb2 / n
     U, s, _ = np.linalg.svd((M2 + M2.T) / 2)
-    Q = U[:, :K] / np.sqrt(s[:K])                                          # whitening: Q' M2 Q = I
+    Q = U[:, :K] / np.sqrt(s[:K])  # whitening: Q' M2 Q = I
     T = _symmetrise(np.einsum("na,nb,nc->abc", Za2 @ Q, Zb2 @ Q, Zc @ Q) / n)
     lam, V = _tensor_power(T, K, rng)
     return (lam[:, None] * V) @ np.linalg.pinv(Q), 1 / np.maximum(lam, 1e-12) ** 2
 
+# %% ../nbs/03_inference.ipynb #251d3694
 def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
     "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L), class prior, from three worker groups."
     rng, L = np.random.default_rng(0), A.n_classes
@@ -517,22 +696,29 @@ def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
     C, w = [], []
     for g in range(3):
         mu, wg = _view_confusion(Z[(g + 1) % 3], Z[(g + 2) % 3], Z[g], K, rng)
-        score = (mu / np.maximum(mu.sum(1, keepdims=True), 1e-12)) @ (np.eye(K) if M is None else M).T
-        h, c = linear_sum_assignment(-score)                               # component h is class c
+        score = (mu / np.maximum(mu.sum(1, keepdims=True), 1e-12)) @ (
+            np.eye(K) if M is None else M
+        ).T
+        h, c = linear_sum_assignment(-score)  # component h is class c
         order = h[np.argsort(c)]
-        C.append(mu[order]); w.append(wg[order])
-    w = np.clip(np.mean(w, 0), 1 / (10 * K), 1.0)                         # floored as _fixed_prior does
+        C.append(mu[order])
+        w.append(wg[order])
+    w = np.clip(np.mean(w, 0), 1 / (10 * K), 1.0)  # floored as _fixed_prior does
     w = w / w.sum()
     return _worker_confusions(A, Z, np.array(C), w, groups), w
 
-def _worker_confusions(A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups: np.ndarray) -> np.ndarray:
+# %% ../nbs/03_inference.ipynb #f1e12a5b
+def _worker_confusions(
+    A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups: np.ndarray
+) -> np.ndarray:
     "Stage 2: each worker's observed confusion from its answers against the sums of the two other groups."
     L, K = A.n_classes, C.shape[1]
-    other = sum(Z)[A.task] - np.stack(Z)[groups[A.worker], A.task]          # answers × L
+    other = sum(Z)[A.task] - np.stack(Z)[groups[A.worker], A.task]  # answers × L
     keys = A.worker.astype(np.int64) * L + A.value
-    S = sp.csr_matrix((np.ones(A.n_answers), (keys, np.arange(A.n_answers))),
-                      shape=(A.n_workers * L, A.n_answers))
-    S = (S @ other).reshape(A.n_workers, L, L) / A.n_tasks                 # E[z_w ⊗ Z_other]
+    S = sp.csr_matrix(
+        (np.ones(A.n_answers), (keys, np.arange(A.n_answers))), shape=(A.n_workers * L, A.n_answers)
+    )
+    S = (S @ other).reshape(A.n_workers, L, L) / A.n_tasks  # E[z_w ⊗ Z_other]
     O = np.empty((A.n_workers, K, L))
     for g in range(3):
         inverse = np.linalg.pinv(w[:, None] * (C.sum(0) - C[g]))
@@ -540,6 +726,7 @@ def _worker_confusions(A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups
     O = np.maximum(O, 1e-6)
     return O / O.sum(2, keepdims=True)
 
+# %% ../nbs/03_inference.ipynb #2cca98ee
 def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
     "Task posteriors from one E-step through the spectral confusions: EM's start (uniform if unanswered)."
     O, w = _spectral_confusions(A, M)
@@ -556,60 +743,84 @@ def _flip_nodes(a: float, b: float, n: int) -> tuple:
     x, w = np.polynomial.legendre.leggauss(n)
     return a + (b - a) * (x + 1) / 2, w / w.sum()
 
+# %% ../nbs/03_inference.ipynb #335ec1d9
 def _flip_channel(p: float, K: int) -> np.ndarray:
     "K×K flip channel: the answer kept with probability 1 − p, else one of the other K − 1 classes uniformly."
     return np.where(np.eye(K, dtype=bool), 1 - p, p / (K - 1))
 
+# %% ../nbs/03_inference.ipynb #05fbad1f
 def _node_skills(s: np.ndarray, p: np.ndarray, K: int) -> np.ndarray:
     "Pr(reported answer right) per (worker, node): s(1−p) + (1−s)p/(K−1) for own skill s, flip p."
     return np.clip(s[:, None] * (1 - p) + (1 - s[:, None]) * p / (K - 1), EPS, 1 - EPS)
 
-@documented(skills_="each worker's own skill s: the chance of a right answer before the mechanism flips it",
-            flip_posterior_="workers × nodes, each worker's posterior over the quadrature nodes of its flip draw",
-            flip_nodes_="the quadrature nodes of the flip probability p ~ U(a, b)",
-            prior_="the fitted class prior")
+# %% ../nbs/03_inference.ipynb #3b3f9e6d
+@documented(
+    skills_="each worker's own skill s: the chance of a right answer before the mechanism flips it",
+    flip_posterior_="workers × nodes, each worker's posterior over the quadrature nodes of its flip draw",
+    flip_nodes_="the quadrature nodes of the flip probability p ~ U(a, b)",
+    prior_="the fitted class prior",
+)
 class TwoLayerDawidSkene(DawidSkene):
     "One-coin workers behind Li et al.'s two-layer mechanism: each worker's flip p ~ U(a, b) integrated out."
-    def __init__(self,
-                 a: float,  # the flip probability is drawn once per worker from U(a, b)
-                 b: float,  # (b ≥ a; a = b is the one-coin fit through that channel)
-                 n_iter: int = 100,  # most EM iterations
-                 tol: float = 1e-6,  # stop when the bound rises by less than `tol` × its size
-                 shrink: float = 4.0,  # pseudo-answers per worker, scaled by the mean channel's contrast
-                 nodes: int = 5):  # quadrature points for the draw
+
+    def __init__(
+        self,
+        a: float,  # the flip probability is drawn once per worker from U(a, b)
+        b: float,  # (b ≥ a; a = b is the one-coin fit through that channel)
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-6,  # stop when the bound rises by less than `tol` × its size
+        shrink: float = 4.0,  # pseudo-answers per worker, scaled by the mean channel's contrast
+        nodes: int = 5,  # quadrature points for the draw
+    ):
         super().__init__(n_iter, tol, model="one-coin", shrink=shrink)
         self.a, self.b = check_real(a, "a"), check_real(b, "b")
         if not 0 <= self.a <= self.b <= 1:
             raise ValueError(f"a and b must satisfy 0 ≤ a ≤ b ≤ 1, got a={a}, b={b}")
         self.nodes = check_count(nodes, "nodes")
 
-    def _workers(self, R: np.ndarray, n: np.ndarray, s: np.ndarray, p: np.ndarray, w: np.ndarray, K: int,
-                 pseudo: float, target: float) -> tuple:
+    def _workers(
+        self,
+        R: np.ndarray,
+        n: np.ndarray,
+        s: np.ndarray,
+        p: np.ndarray,
+        w: np.ndarray,
+        K: int,
+        pseudo: float,
+        target: float,
+    ) -> tuple:
         "Coordinate ascent for the workers given the tasks: posterior over the nodes, then skills (3 rounds)."
-        ga, gb = np.r_[p / (K - 1), 1 - p / (K - 1)], np.r_[1 - p - p / (K - 1), -(1 - p - p / (K - 1))]
+        ga, gb = (
+            np.r_[p / (K - 1), 1 - p / (K - 1)],
+            np.r_[1 - p - p / (K - 1), -(1 - p - p / (K - 1))],
+        )
         for _ in range(3):
             r = _node_skills(s, p, K)
             wrong = (n - R)[:, None] * np.log((1 - r) / (K - 1))
             q, _ = softmax_rows(R[:, None] * np.log(r) + wrong + np.log(w))
-            n_g = np.c_[q * R[:, None], q * (n - R)[:, None]]         # expected right and wrong answers per node
+            n_g = np.c_[
+                q * R[:, None], q * (n - R)[:, None]
+            ]  # expected right and wrong answers per node
             s = concave_skills(n_g, ga, gb, np.ones((len(ga), 1)), pseudo, target, s)[:, 0]
         return q, s
 
-    def _fit(self, A: Answers): self._fit_stats(_LocalEM(A))
+    def _fit(self, A: Answers):
+        self._fit_stats(_LocalEM(A))
 
-    def _fit_dask(self, D: DaskAnswers): self._fit_stats(D)
+    def _fit_dask(self, D: DaskAnswers):
+        self._fit_stats(D)
 
     def _fit_stats(self, S):
         "Mean-field EM on the statistics `S` (in memory or on Dask); sets the fitted attributes."
         K, W = S.n_classes, S.n_workers
         p, w = _flip_nodes(self.a, self.b, self.nodes)
-        M = _flip_channel((self.a + self.b) / 2, K)          # the mean channel: the start and the shrinkage
+        M = _flip_channel((self.a + self.b) / 2, K)  # the mean channel: the start and the shrinkage
         N, total, answered = S.em_start(_log_channel(M))
         n, R = N.sum((1, 2)), np.einsum("wkk->w", N)
         kappa = self.shrink / _channel_contrast(M) ** 2
         pseudo, target = _skill_prior("one-coin", kappa, _pooled_confusion(N.sum(0), M))
         prior, history, converged = total / answered, [], False
-        q, s = self._workers(R, n, np.full(W, .7), p, w, K, pseudo, target)
+        q, s = self._workers(R, n, np.full(W, 0.7), p, w, K, pseudo, target)
         for it in range(self.n_iter):
             r = _node_skills(s, p, K)
             right, wrong = (q * np.log(r)).sum(1), (q * np.log((1 - r) / (K - 1))).sum(1)
@@ -621,64 +832,95 @@ class TwoLayerDawidSkene(DawidSkene):
             prior, R = total / answered, np.einsum("wkk->w", N)
             q, s = self._workers(R, n, s, p, w, K, pseudo, target)
             converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])
-            if converged: break
+            if converged:
+                break
         self.labels_, self.proba_ = S.em_results()
         self.skills_, self.flip_posterior_, self.flip_nodes_, self.prior_ = s, q, p, prior
         self.confusion_ = _one_coin_confusion(s, K)
-        self.n_iter_, self.converged_, self.log_likelihood_ = len(history), converged, np.array(history)
+        self.n_iter_, self.converged_, self.log_likelihood_ = (
+            len(history),
+            converged,
+            np.array(history),
+        )
 
 # %% ../nbs/03_inference.ipynb #cc1ae387
 def _check_soft_init(init) -> Union[str, np.ndarray]:
     "'mv' or a 1-D array of soft labels y⁽⁰⁾ in [0, 1] (the probability of class 1 per task)."
     if isinstance(init, str):
-        if init != "mv": raise ValueError(f"init must be 'mv' or a vector of soft labels in [0, 1], got {init!r}")
+        if init != "mv":
+            raise ValueError(
+                f"init must be 'mv' or a vector of soft labels in [0, 1], got {init!r}"
+            )
         return init
     y = np.asarray(init)
     if not np.issubdtype(y.dtype, np.number) or y.ndim != 1:
-        raise ValueError(f"init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got {init!r}")
+        raise ValueError(
+            f"init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got {init!r}"
+        )
     y = y.astype(np.float64)
-    if not (np.isfinite(y) & (y >= 0) & (y <= 1)).all(): raise ValueError("init must hold soft labels in [0, 1]")
+    if not (np.isfinite(y) & (y >= 0) & (y <= 1)).all():
+        raise ValueError("init must hold soft labels in [0, 1]")
     return y
 
+# %% ../nbs/03_inference.ipynb #b584c55d
 def _logit(p: np.ndarray) -> np.ndarray:
     "log(p / (1 − p))."
     return np.log(p) - np.log1p(-p)
 
+# %% ../nbs/03_inference.ipynb #6363f320
 def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
     "Wang & Xu Alg. 1 step 7: (e^ε+1)/(e^ε−1)·(p − 1/(e^ε+1)), the inverse of Eq. 19 (identity at ε = ∞)."
-    c = np.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)       # (e^ε − 1)/(e^ε + 1), stable for large ε
+    c = np.tanh(
+        check_positive_or_inf(epsilon, "epsilon") / 2
+    )  # (e^ε − 1)/(e^ε + 1), stable for large ε
     return (np.asarray(p, dtype=np.float64) - (1 - c) / 2) / c
 
 # %% ../nbs/03_inference.ipynb #b02d7ccd
-@documented(labels_="each task's label: 1 where its soft label y ≥ 1/2, else 0 (-1: no answers)",
-            proba_="tasks × 2, the soft labels (1 − y, y) (NaN rows: no answers)",
-            skills_="each worker's unbiased ability p̂ (Alg. 1 step 7; NaN: no answers)",
-            observed_skills_="each worker's ability on the perturbed answers, before step 7",
-            **ITERATION_DOCS, change_="the last iteration's largest move of a soft label")
+@documented(
+    labels_="each task's label: 1 where its soft label y ≥ 1/2, else 0 (-1: no answers)",
+    proba_="tasks × 2, the soft labels (1 − y, y) (NaN rows: no answers)",
+    skills_="each worker's unbiased ability p̂ (Alg. 1 step 7; NaN: no answers)",
+    observed_skills_="each worker's ability on the perturbed answers, before step 7",
+    **ITERATION_DOCS,
+    change_="the last iteration's largest move of a soft label",
+)
 class PrivateDawidSkene(Aggregator):
     "Wang & Xu's Alg. 1: one-coin DS on binary answers through RR at ε; `skills_` the unbiased abilities (step 7)."
-    def __init__(self,
-                 epsilon: float,  # the RR mechanism's ε per answer (np.inf: no perturbation)
-                 lam: float = 0.01,  # abilities are projected on [lam, 1 − lam], 0 < lam < 1/2
-                 n_iter: int = 100,  # most iterations
-                 init: Union[str, np.ndarray] = "mv",  # 'mv' or one soft label in [0, 1] per task
-                 tol: float = 1e-9):  # stop when no soft label moves by `tol` or more
+
+    def __init__(
+        self,
+        epsilon: float,  # the RR mechanism's ε per answer (np.inf: no perturbation)
+        lam: float = 0.01,  # abilities are projected on [lam, 1 − lam], 0 < lam < 1/2
+        n_iter: int = 100,  # most iterations
+        init: Union[str, np.ndarray] = "mv",  # 'mv' or one soft label in [0, 1] per task
+        tol: float = 1e-9,  # stop when no soft label moves by `tol` or more
+    ):
         self.epsilon = check_positive_or_inf(epsilon, "epsilon")
         lam = check_real(lam, "lam")
-        if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
-        self.lam, self.n_iter, self.tol = lam, check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        if not 0 < lam < 0.5:
+            raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
+        self.lam, self.n_iter, self.tol = (
+            lam,
+            check_count(n_iter, "n_iter"),
+            check_nonnegative(tol, "tol"),
+        )
         self.init = _check_soft_init(init)
 
     def _init_soft(self, A: Answers) -> np.ndarray:
         "y⁽⁰⁾: the share of answers 1 per task (majority vote's soft label), or the vector passed as `init`."
-        if isinstance(self.init, str): return np.nan_to_num(MajorityVote().fit(A).proba_[:, 1], nan=0.5)
+        if isinstance(self.init, str):
+            return np.nan_to_num(MajorityVote().fit(A).proba_[:, 1], nan=0.5)
         if self.init.shape != (A.n_tasks,):
-            raise ValueError(f"init must have one soft label per task, shape ({A.n_tasks},), got {self.init.shape}")
+            raise ValueError(
+                f"init must have one soft label per task, shape ({A.n_tasks},), got {self.init.shape}"
+            )
         return self.init
 
     def _fit(self, A: Answers):
         if A.n_classes != 2:
-            raise ValueError(f"PrivateDawidSkene needs binary answers (n_classes=2), got n_classes={A.n_classes}")
+            raise ValueError(
+                f"PrivateDawidSkene needs binary answers (n_classes=2), got n_classes={A.n_classes}"
+            )
         w, j, W = A.worker, A.task, A.n_workers
         one = A.value == 1
         sign = np.where(one, 1.0, -1.0)
@@ -686,20 +928,24 @@ class PrivateDawidSkene(Aggregator):
         answered = has_answers(A.task, A.n_tasks)
         y = self._init_soft(A)
         for it in range(self.n_iter):
-            agree = np.where(one, y[j], 1 - y[j])                                # Eq. 10, before the projection
-            with np.errstate(invalid="ignore"): p_bar = np.bincount(w, agree, W) / n_w
-            p = np.clip(np.nan_to_num(p_bar, nan=0.5), self.lam, 1 - self.lam)    # Π_C(λ); silent workers: 1/2
-            score = np.bincount(j, sign * _logit(p)[w], A.n_tasks)               # log-odds of Eq. 7 over Eq. 8
+            agree = np.where(one, y[j], 1 - y[j])  # Eq. 10, before the projection
+            with np.errstate(invalid="ignore"):
+                p_bar = np.bincount(w, agree, W) / n_w
+            p = np.clip(
+                np.nan_to_num(p_bar, nan=0.5), self.lam, 1 - self.lam
+            )  # Π_C(λ); silent workers: 1/2
+            score = np.bincount(j, sign * _logit(p)[w], A.n_tasks)  # log-odds of Eq. 7 over Eq. 8
             y_new = 1 / (1 + np.exp(-score))
             change = np.abs(y_new - y)[answered].max(initial=0.0)
             y = y_new
-            if change < self.tol: break
+            if change < self.tol:
+                break
         self.n_iter_, self.change_, self.converged_ = it + 1, float(change), bool(change < self.tol)
         y = np.where(answered, y, np.nan)
         p[n_w == 0] = np.nan
         self.proba_ = np.column_stack([1 - y, y])
-        self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)   # step 8
-        self.observed_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)       # step 7
+        self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)  # step 8
+        self.observed_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)  # step 7
 
 # %% ../nbs/03_inference.ipynb #3abf7523
 def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
@@ -708,19 +954,27 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         return np.bincount(A.worker, weights=(A.value == labels[A.task]), minlength=A.n_workers) / n
 
-@documented(labels_="each task's weighted-vote class index (-1: no answers)",
-            proba_="tasks × classes, the softmax of each task's weighted vote (NaN rows: no answers)",
-            skills_="each worker's accuracy p against the labels (NaN: no answers)",
-            weights_="each worker's vote weight g(p) = log((K−1)p/(1−p)) (Eq. 3)",
-            **ITERATION_DOCS, change_="labels changed in the last iteration (-1: one iteration only)")
+# %% ../nbs/03_inference.ipynb #d5cfb070
+@documented(
+    labels_="each task's weighted-vote class index (-1: no answers)",
+    proba_="tasks × classes, the softmax of each task's weighted vote (NaN rows: no answers)",
+    skills_="each worker's accuracy p against the labels (NaN: no answers)",
+    weights_="each worker's vote weight g(p) = log((K−1)p/(1−p)) (Eq. 3)",
+    **ITERATION_DOCS,
+    change_="labels changed in the last iteration (-1: one iteration only)",
+)
 class WeightedVote(Aggregator):
     "Li et al. KDD'18: weighted vote (Eq. 2), `weights_` g(p) = log((K−1)p/(1−p)) (Eq. 3) of `skills_` p = accuracy."
-    def __init__(self,
-                 n_iter: int = 100,  # most iterations (it stops earlier when no label changes)
-                 clip: float = 1e-3):  # accuracies are clipped to [clip, 1 − clip] before g, 0 < clip < 1/2
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most iterations (it stops earlier when no label changes)
+        clip: float = 1e-3,  # accuracies are clipped to [clip, 1 − clip] before g, 0 < clip < 1/2
+    ):
         self.n_iter = check_count(n_iter, "n_iter")
         self.clip = check_real(clip, "clip")
-        if not 0 < self.clip < 0.5: raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
+        if not 0 < self.clip < 0.5:
+            raise ValueError(f"clip must lie in (0, 0.5), got {clip!r}")
 
     def _weights(self, p: np.ndarray, K: int) -> np.ndarray:
         "g(p) = log((K−1) p / (1−p)) with p clipped to [clip, 1−clip]; the log-odds of a one-coin worker."
@@ -728,11 +982,19 @@ class WeightedVote(Aggregator):
         return np.log((K - 1) * p / (1 - p))
 
     def _fit(self, A: Answers):
-        answered, w, labels, changed = has_answers(A.task, A.n_tasks), np.ones(A.n_workers), None, -1
+        answered, w, labels, changed = (
+            has_answers(A.task, A.n_tasks),
+            np.ones(A.n_workers),
+            None,
+            -1,
+        )
         for it in range(self.n_iter):
-            new = argmax_labels(class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker]), answered)
+            new = argmax_labels(
+                class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker]), answered
+            )
             changed = -1 if labels is None else int((new != labels).sum())
-            if changed == 0: break
+            if changed == 0:
+                break
             labels = new
             accuracy = _worker_accuracy(A, labels)
             w = self._weights(accuracy, A.n_classes)
@@ -747,108 +1009,159 @@ class WeightedVote(Aggregator):
 @documented(labels_="each task's mean answer (NaN: no answers)")
 class Mean(Aggregator):
     "Each task gets the plain mean of its answers."
+
     kinds = ("continuous",)
+
     def __init__(self, bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
         self.bounds = self._check_bounds(bounds)
-    def _fit(self, A: Answers): self.labels_ = task_mean(A.task, A.value, A.n_tasks)
 
+    def _fit(self, A: Answers):
+        self.labels_ = task_mean(A.task, A.value, A.n_tasks)
+
+# %% ../nbs/03_inference.ipynb #62202016
 @documented(labels_="each task's median answer (NaN: no answers)")
 class Median(Aggregator):
     "Each task gets the median of its answers (robust to a minority of outliers)."
+
     kinds = ("continuous",)
+
     def __init__(self, bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
         self.bounds = self._check_bounds(bounds)
-    def _fit(self, A: Answers): self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
+
+    def _fit(self, A: Answers):
+        self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
 
 # %% ../nbs/03_inference.ipynb #1c3c05b8
-@documented(labels_="each task's q-weighted mean answer (NaN: no answers)",
-            skills_="each worker's confidence q ∝ 1/σ, summing to 1 (Eq. 2)",
-            sigma_="each worker's RMS residual σ against the truths",
-            **ITERATION_DOCS, change_="the last iteration's largest move of a truth, in robust task scales")
+@documented(
+    labels_="each task's q-weighted mean answer (NaN: no answers)",
+    skills_="each worker's confidence q ∝ 1/σ, summing to 1 (Eq. 2)",
+    sigma_="each worker's RMS residual σ against the truths",
+    **ITERATION_DOCS,
+    change_="the last iteration's largest move of a truth, in robust task scales",
+)
 class ConfidenceWeightedMean(Aggregator):
     "Sun et al. Alg. 1: truth = q-weighted mean (Eq. 1), `skills_` q ∝ 1/σ (Eq. 2), `sigma_` σ the RMS residual."
+
     kinds = ("continuous",)
-    def __init__(self,
-                 n_iter: int = 100,  # most iterations
-                 tol: float = 1e-6,  # stop when no truth moves more than `tol` robust task scales
-                 sigma_floor: float = 1e-6,  # σ is floored at sigma_floor × the median task scale
-                 bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most iterations
+        tol: float = 1e-6,  # stop when no truth moves more than `tol` robust task scales
+        sigma_floor: float = 1e-6,  # σ is floored at sigma_floor × the median task scale
+        bounds: Optional[tuple] = None,  # (lo, hi): project the truths into it
+    ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.bounds = self._check_bounds(bounds)
         self.sigma_floor = check_nonnegative(sigma_floor, "sigma_floor")
 
     def _fit(self, A: Answers):
-        by_task, n = sort_by_task(A.task, A.value, A.n_tasks), np.bincount(A.worker, minlength=A.n_workers)
+        by_task, n = (
+            sort_by_task(A.task, A.value, A.n_tasks),
+            np.bincount(A.worker, minlength=A.n_workers),
+        )
         scale = robust_scale(task_mad(by_task, task_median(by_task)))
         floor = self.sigma_floor * np.median(scale)
         q, mu, change = np.full(A.n_workers, 1 / A.n_workers), None, np.inf
         for it in range(self.n_iter):
             new = task_mean(A.task, A.value, A.n_tasks, q[A.worker])
-            if mu is not None: change = largest_change(new, mu, scale)
+            if mu is not None:
+                change = largest_change(new, mu, scale)
             mu = new
             with np.errstate(invalid="ignore"):
-                sigma = np.sqrt(np.bincount(A.worker, weights=(A.value - mu[A.task]) ** 2, minlength=A.n_workers) / n)
+                sigma = np.sqrt(
+                    np.bincount(
+                        A.worker, weights=(A.value - mu[A.task]) ** 2, minlength=A.n_workers
+                    )
+                    / n
+                )
             q = 1 / np.maximum(sigma, floor)
             q /= np.nansum(q)
-            if change <= self.tol: break
-        self.labels_, self.skills_, self.sigma_, self.n_iter_, self.change_ = mu, q, sigma, it + 1, change
+            if change <= self.tol:
+                break
+        self.labels_, self.skills_, self.sigma_, self.n_iter_, self.change_ = (
+            mu,
+            q,
+            sigma,
+            it + 1,
+            change,
+        )
         self.converged_ = change <= self.tol
 
 # %% ../nbs/03_inference.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute", "huber")
-CRH_CAPS = {"absolute": 1.0, "huber": 5.0}   # each loss's default cap in task scales (the squared loss has none)
+CRH_CAPS = {
+    "absolute": 1.0,
+    "huber": 5.0,
+}  # each loss's default cap in task scales (the squared loss has none)
+
 
 def _check_cap(cap, loss: str) -> float:
     "A loss's cap in task scales (None → CRH_CAPS; inf → no cap); the squared loss takes none."
-    if cap is None: return CRH_CAPS.get(loss, np.inf)
+    if cap is None:
+        return CRH_CAPS.get(loss, np.inf)
     if loss not in CRH_CAPS:
-        raise ValueError(f"cap applies to loss='absolute' or 'huber' only; leave it None with loss={loss!r}")
+        raise ValueError(
+            f"cap applies to loss='absolute' or 'huber' only; leave it None with loss={loss!r}"
+        )
     return check_positive_or_inf(cap, "cap")
 
+# %% ../nbs/03_inference.ipynb #fc592422
 class _LocalCRH:
     "CRH's per-round statistics of answers in memory (the Dask twin: `DaskAnswers`' crh_* and vote_* methods)."
-    def __init__(self, A: Answers, huber: bool = False): self.A, self.huber = A, huber
+
+    def __init__(self, A: Answers, huber: bool = False):
+        self.A, self.huber = A, huber
 
     def crh_start(self, squared: bool, cap: float) -> np.ndarray:
         "Sort once, take the robust task scales and the starting truths; each worker's loss sum."
         A, self.squared, self.cap = self.A, squared, cap
-        self.by_task = sort_by_task(A.task, A.value, A.n_tasks)     # one sort, reused by every weighted median
+        self.by_task = sort_by_task(
+            A.task, A.value, A.n_tasks
+        )  # one sort, reused by every weighted median
         median = task_median(self.by_task)
         mad = task_mad(self.by_task, median)
-        if self.huber:                                      # the moderated scale; the answers in their own order
+        if self.huber:  # the moderated scale; the answers in their own order
             self.scale = moderated_scale(mad, self.by_task[2])
             self.mu, self.worker, self.task, self.value = median, A.worker, A.task, A.value
             self.spread = self.scale[A.task]
             return self._loss_sums()
-        self.scale = robust_scale(mad)                      # convergence unit (absolute loss: normaliser)
+        self.scale = robust_scale(mad)  # convergence unit (absolute loss: normaliser)
         if squared:
             self.mu = task_mean(A.task, A.value, A.n_tasks)
             std = task_std(A.task, A.value, A.n_tasks, self.mu)
             self.worker, self.task, self.value = A.worker, A.task, A.value
             self.spread = np.where(std > 0, std, 1.0)[A.task]
-        else:                                               # the absolute loss works in the sorted order throughout
+        else:  # the absolute loss works in the sorted order throughout
             order, _, _, self.value, self.task = self.by_task
             self.mu, self.worker, self.spread = median, A.worker[order], self.scale[self.task]
         return self._loss_sums()
 
     def _loss_sums(self) -> np.ndarray:
         r = self.value - self.mu[self.task]
-        if self.huber:                                      # kept: the next Newton step starts from these residuals
+        if self.huber:  # kept: the next Newton step starts from these residuals
             self.u = r / self.spread
             loss = huber_rho(np.abs(self.u), self.cap)
-        else: loss = crh_loss(r, self.spread, self.squared, self.cap)
+        else:
+            loss = crh_loss(r, self.spread, self.squared, self.cap)
         return np.bincount(self.worker, weights=loss, minlength=self.A.n_workers)
 
     def crh_round(self, w: np.ndarray) -> tuple:
         "New truths from the weights `w`: (each worker's loss sum, largest move of a truth in task scales)."
         A = self.A
-        if self.squared: new = task_mean(A.task, A.value, A.n_tasks, w[A.worker])
-        elif self.huber: new = self.mu + self.scale * huber_step(self.u, w[A.worker], A.task, A.n_tasks, self.cap)
-        else: new = sorted_weighted_median(self.by_task, w[self.worker])
+        if self.squared:
+            new = task_mean(A.task, A.value, A.n_tasks, w[A.worker])
+        elif self.huber:
+            new = self.mu + self.scale * huber_step(
+                self.u, w[A.worker], A.task, A.n_tasks, self.cap
+            )
+        else:
+            new = sorted_weighted_median(self.by_task, w[self.worker])
         change, self.mu = largest_change(new, self.mu, self.scale), new
         return self._loss_sums(), change
 
-    def crh_truths(self) -> np.ndarray: return self.mu
+    def crh_truths(self) -> np.ndarray:
+        return self.mu
 
     def vote_start(self) -> np.ndarray:
         "Start from majority vote; each worker's 0-1 loss sum."
@@ -857,7 +1170,9 @@ class _LocalCRH:
 
     def _errors(self) -> np.ndarray:
         A = self.A
-        return np.bincount(A.worker, weights=(A.value != self.labels[A.task]), minlength=A.n_workers)
+        return np.bincount(
+            A.worker, weights=(A.value != self.labels[A.task]), minlength=A.n_workers
+        )
 
     def vote_round(self, w: np.ndarray) -> tuple:
         "Weighted vote with weights `w`: (each worker's 0-1 loss sum, number of labels changed)."
@@ -869,36 +1184,51 @@ class _LocalCRH:
 
     def weighted_vote_results(self) -> tuple:
         "(labels, each task's weighted-vote shares)."
-        with np.errstate(invalid="ignore"): return self.labels, self.scores / self.scores.sum(1, keepdims=True)
+        with np.errstate(invalid="ignore"):
+            return self.labels, self.scores / self.scores.sum(1, keepdims=True)
 
-@documented(labels_="each task's truth: weighted-vote class index, weighted median or mean (-1/NaN: none)",
-            proba_="categorical answers: tasks × classes, each task's weighted vote shares",
-            skills_="each worker's weight (the same numbers as weights_)",
-            scale_="loss='huber' only: each task's moderated scale (MAD pulled towards the pooled one)",
-            weights_="each worker's weight, −log of its share of the total loss",
-            **ITERATION_DOCS, change_="the last change: labels changed, or largest move of a truth in task scales")
+# %% ../nbs/03_inference.ipynb #6ff9e92c
+@documented(
+    labels_="each task's truth: weighted-vote class index, weighted median or mean (-1/NaN: none)",
+    proba_="categorical answers: tasks × classes, each task's weighted vote shares",
+    skills_="each worker's weight (the same numbers as weights_)",
+    scale_="loss='huber' only: each task's moderated scale (MAD pulled towards the pooled one)",
+    weights_="each worker's weight, −log of its share of the total loss",
+    **ITERATION_DOCS,
+    change_="the last change: labels changed, or largest move of a truth in task scales",
+)
 class CRH(Aggregator):
     "Li et al. SIGMOD'14 CRH: weighted median (claims), Huber or plain weighted mean (readings), weighted vote."
+
     kinds = ("categorical", "continuous")
-    def __init__(self,
-                 n_iter: int = 100,  # most iterations
-                 tol: float = 1e-6,  # continuous: stop when no truth moves more than `tol` task scales
-                 loss: str = "absolute",  # continuous answers: one of CRH_LOSSES (categorical: the 0-1 loss)
-                 cap: Optional[float] = None,  # absolute/huber loss: cap per answer in task scales (None: CRH_CAPS)
-                 bounds: Optional[tuple] = None):  # continuous: (lo, hi), project the truths into it
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most iterations
+        tol: float = 1e-6,  # continuous: stop when no truth moves more than `tol` task scales
+        loss: str = "absolute",  # continuous answers: one of CRH_LOSSES (categorical: the 0-1 loss)
+        cap: Optional[float] = None,  # absolute/huber loss: cap per answer in task scales (None: CRH_CAPS)
+        bounds: Optional[tuple] = None,  # continuous: (lo, hi), project the truths into it
+    ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
-        if loss not in CRH_LOSSES: raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
+        if loss not in CRH_LOSSES:
+            raise ValueError(f"loss must be one of {CRH_LOSSES}, got {loss!r}")
         self.loss, self.cap, self.bounds = loss, _check_cap(cap, loss), self._check_bounds(bounds)
 
-    def _fit(self, A: Answers): self._fit_on(_LocalCRH(A, huber=self.loss == "huber"), A.kind)
+    def _fit(self, A: Answers):
+        self._fit_on(_LocalCRH(A, huber=self.loss == "huber"), A.kind)
+
     def _fit_dask(self, D: DaskAnswers):
-        if self.loss == "huber": raise ValueError("loss='huber' has no Dask fit yet; fit it on Answers in memory")
+        if self.loss == "huber":
+            raise ValueError("loss='huber' has no Dask fit yet; fit it on Answers in memory")
         self._fit_on(D, D.kind)
 
     def _fit_on(self, S, kind: str):
         if kind == "categorical" and self.loss != "absolute":
-            raise ValueError(f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 loss "
-                             "(leave loss at its default)")
+            raise ValueError(
+                f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 loss "
+                "(leave loss at its default)"
+            )
         (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S)
 
     def _fit_categorical(self, S):
@@ -907,7 +1237,8 @@ class CRH(Aggregator):
         for it in range(self.n_iter):
             w = crh_weights(total)
             total, changed = S.vote_round(w)
-            if changed == 0: break
+            if changed == 0:
+                break
         self.labels_, self.proba_ = S.weighted_vote_results()
         self._set_fitted(w, it + 1, changed, changed == 0)
 
@@ -917,9 +1248,11 @@ class CRH(Aggregator):
         for it in range(self.n_iter):
             w = crh_weights(total)
             total, change = S.crh_round(w)
-            if change <= self.tol: break
+            if change <= self.tol:
+                break
         self.labels_ = S.crh_truths()
-        if self.loss == "huber": self.scale_ = S.scale          # each task's moderated scale
+        if self.loss == "huber":
+            self.scale_ = S.scale  # each task's moderated scale
         self._set_fitted(w, it + 1, change, change <= self.tol)
 
     def _set_fitted(self, weights: np.ndarray, n_iter: int, change: float, converged: bool):
@@ -928,27 +1261,38 @@ class CRH(Aggregator):
         self.n_iter_, self.change_, self.converged_ = n_iter, change, bool(converged)
 
 # %% ../nbs/03_inference.ipynb #aa9f4a0a
-@documented(labels_="each task's posterior-mean truth, in the answers' units (NaN: no answers)",
-            variances_="each worker's noise variance σ_w² in z-score units (posterior mode)",
-            skills_="each worker's precision 1/σ_w²",
-            **ITERATION_DOCS, change_="the last iteration's largest move of a z-scored truth")
+@documented(
+    labels_="each task's posterior-mean truth, in the answers' units (NaN: no answers)",
+    variances_="each worker's noise variance σ_w² in z-score units (posterior mode)",
+    skills_="each worker's precision 1/σ_w²",
+    **ITERATION_DOCS,
+    change_="the last iteration's largest move of a z-scored truth",
+)
 class GTM(Aggregator):
     "Zhao & Han's Gaussian measurement model (readings, judge by MAE): `variances_` σ_w², `skills_` 1/σ_w²."
+
     kinds = ("continuous",)
-    def __init__(self,
-                 n_iter: int = 100,  # most EM iterations
-                 tol: float = 1e-6,  # stop when no z-scored truth moves more than `tol`
-                 alpha: float = 10.0, beta: float = 10.0,  # the InvGamma(alpha, beta) prior of each σ_w²
-                 mu0: float = 0.0, sigma0: float = 1.0,  # the N(mu0, sigma0²) prior of a z-scored truth
-                 robust: bool = True,  # z-scores from median and MAD (False: Zhao & Han's mean and std)
-                 outlier: Optional[float] = None,  # answers beyond this many scales are outliers (None: 6 if robust)
-                 bounds: Optional[tuple] = None):  # (lo, hi): project the truths into it
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-6,  # stop when no z-scored truth moves more than `tol`
+        alpha: float = 10.0,  # the InvGamma(alpha, beta) prior of each σ_w²
+        beta: float = 10.0,  # the InvGamma(alpha, beta) prior of each σ_w²
+        mu0: float = 0.0,  # the N(mu0, sigma0²) prior of a z-scored truth
+        sigma0: float = 1.0,  # the N(mu0, sigma0²) prior of a z-scored truth
+        robust: bool = True,  # z-scores from median and MAD (False: Zhao & Han's mean and std)
+        outlier: Optional[float] = None,  # answers beyond this many scales are outliers (None: 6 if robust)
+        bounds: Optional[tuple] = None,  # (lo, hi): project the truths into it
+    ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.alpha, self.beta = check_positive(alpha, "alpha"), check_positive(beta, "beta")
         self.sigma0 = check_positive(sigma0, "sigma0")
         self.mu0 = check_real(mu0, "mu0")
-        if not np.isfinite(self.mu0): raise ValueError(f"mu0 must be finite, got {mu0!r}")
-        if not isinstance(robust, (bool, np.bool_)): raise TypeError(f"robust must be True or False, got {robust!r}")
+        if not np.isfinite(self.mu0):
+            raise ValueError(f"mu0 must be finite, got {mu0!r}")
+        if not isinstance(robust, (bool, np.bool_)):
+            raise TypeError(f"robust must be True or False, got {robust!r}")
         self.robust = bool(robust)
         default = 6.0 if self.robust else np.inf
         self.outlier = default if outlier is None else check_positive_or_inf(outlier, "outlier")
@@ -964,34 +1308,47 @@ class GTM(Aggregator):
         spread = task_std(A.task, A.value, A.n_tasks, centre)
         return centre, np.where(spread > 0, spread, 1.0)
 
-    def _em_step(self, A: Answers, z: np.ndarray, n: np.ndarray, mu: np.ndarray, post_var: np.ndarray) -> tuple:
+    def _em_step(
+        self, A: Answers, z: np.ndarray, n: np.ndarray, mu: np.ndarray, post_var: np.ndarray
+    ) -> tuple:
         "One EM step: M-step σ_w² from the worker's inliers, E-step each truth's N(mean, var); ((mean, var), σ_w²)."
         r2 = z - mu[A.task]
         r2 *= r2
-        out = r2 > self.outlier ** 2                         # an outlier: no say in its truth nor in its worker's σ²
+        out = r2 > self.outlier**2  # an outlier: no say in its truth nor in its worker's σ²
         r2 += post_var[A.task]
         r2[out] = 0.0
         n_in = n - np.bincount(A.worker[out], minlength=A.n_workers) if out.any() else n
         sq = np.bincount(A.worker, weights=r2, minlength=A.n_workers)
-        var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n_in)      # M-step: posterior mode of σ_w²
+        var = (2 * self.beta + sq) / (2 * (self.alpha + 1) + n_in)  # M-step: posterior mode of σ_w²
         inv = 1 / var[A.worker]
         inv[out] = 0.0
-        prec = 1 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
+        prec = 1 / self.sigma0**2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
         inv *= z
-        mean = (self.mu0 / self.sigma0 ** 2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)) / prec
+        mean = (
+            self.mu0 / self.sigma0**2 + np.bincount(A.task, weights=inv, minlength=A.n_tasks)
+        ) / prec
         return (mean, 1 / prec), var
 
     def _fit(self, A: Answers):
         centre, spread = self._standardiser(A)
-        z = (A.value - centre[A.task]) / spread[A.task]              # each task's answers as z-scores
+        z = (A.value - centre[A.task]) / spread[A.task]  # each task's answers as z-scores
         n = np.bincount(A.worker, minlength=A.n_workers)
-        x, steps = (np.zeros(A.n_tasks), np.zeros(A.n_tasks)), 0    # (posterior means, posterior variances)
+        x, steps = (
+            (np.zeros(A.n_tasks), np.zeros(A.n_tasks)),
+            0,
+        )  # (posterior means, posterior variances)
         while True:
             x1, var = self._em_step(A, z, n, *x)
             steps, change = steps + 1, float(np.abs(x1[0] - x[0]).max())
-            if change <= self.tol or steps >= self.n_iter or not self.robust or steps + 1 >= self.n_iter:
-                x = x1                                                # robust=False: Zhao & Han's plain EM
-                if change <= self.tol or steps >= self.n_iter: break
+            if (
+                change <= self.tol
+                or steps >= self.n_iter
+                or not self.robust
+                or steps + 1 >= self.n_iter
+            ):
+                x = x1  # robust=False: Zhao & Han's plain EM
+                if change <= self.tol or steps >= self.n_iter:
+                    break
                 continue
             x2, var = self._em_step(A, z, n, *x1)
             x, steps = _squarem(x, x1, x2), steps + 1
@@ -999,11 +1356,14 @@ class GTM(Aggregator):
         self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, steps, change
         self.converged_ = change <= self.tol
 
+# %% ../nbs/03_inference.ipynb #a52fe4c9
 def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     "SQUAREM's jump (Varadhan & Roland 2008) from three EM iterates (means, variances); variances kept ≥ 0."
     r = [b - a for a, b in zip(x0, x1)]
     v = [c - 2 * b + a for a, b, c in zip(x0, x1, x2)]
     rr, vv = sum(float(e @ e) for e in r), sum(float(e @ e) for e in v)
-    alpha = min(-np.sqrt(rr / vv), -1.0) if vv > 0 else -1.0     # α = −1 lands on x2, one plain EM step further
-    mean, var = (a - 2 * alpha * ri + alpha ** 2 * vi for a, ri, vi in zip(x0, r, v))
+    alpha = (
+        min(-np.sqrt(rr / vv), -1.0) if vv > 0 else -1.0
+    )  # α = −1 lands on x2, one plain EM step further
+    mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)

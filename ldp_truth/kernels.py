@@ -31,12 +31,13 @@ EPS = 1e-10
 
 # %% ../nbs/03a_kernels.ipynb #04885199
 KERNEL_PATHS = ("auto", "numba", "numpy")
-NUMBA_MIN_ANSWERS = 1_000_000   # `auto`: fits of fewer answers stay on NumPy (unless loaded),
-ONE_PASS_FACTOR = 10            # ... and one pass (votes, randomized response) of 10× as many; the continuous
-                                # fits' sort, medians and MADs run every iteration: they count as a fit
-SMALL_TABLE = 2**16             # W·L·K cells of a Dawid–Skene table that stays in cache (few workers)
-_CHOICE: Optional[str] = None   # set_kernel_path's choice (None: $LDP_TRUTH_KERNELS)
-_COMPILED: dict = {}            # the kernels loaded in this process, by name
+NUMBA_MIN_ANSWERS = 1_000_000  # `auto`: fits of fewer answers stay on NumPy (unless loaded),
+ONE_PASS_FACTOR = 10  # ... and one pass (votes, randomized response) of 10× as many; the continuous
+# fits' sort, medians and MADs run every iteration: they count as a fit
+SMALL_TABLE = 2**16  # W·L·K cells of a Dawid–Skene table that stays in cache (few workers)
+_CHOICE: Optional[str] = None  # set_kernel_path's choice (None: $LDP_TRUTH_KERNELS)
+_COMPILED: dict = {}  # the kernels loaded in this process, by name
+
 
 def set_kernel_path(path: Optional[str]) -> None:
     "Kernels for later fits: 'numba', 'numpy', 'auto' (by size), None (back to $LDP_TRUTH_KERNELS)."
@@ -45,6 +46,7 @@ def set_kernel_path(path: Optional[str]) -> None:
     global _CHOICE
     _CHOICE = path
 
+# %% ../nbs/03a_kernels.ipynb #ab9ce235
 def _chosen() -> str:
     "The path asked for: set_kernel_path's, else $LDP_TRUTH_KERNELS, else 'auto'."
     path = _CHOICE or os.environ.get("LDP_TRUTH_KERNELS") or "auto"
@@ -52,53 +54,74 @@ def _chosen() -> str:
         raise ValueError(f"LDP_TRUTH_KERNELS must be one of {KERNEL_PATHS}, got {path!r}")
     return path
 
+# %% ../nbs/03a_kernels.ipynb #8e3fa07b
 def numba_available() -> bool:
     "Whether numba is installed (found without importing it)."
     return importlib.util.find_spec("numba") is not None
 
+# %% ../nbs/03a_kernels.ipynb #53f42f58
 def kernel_path(n_answers: int = 0, one_pass: bool = False) -> str:
     "'numba' or 'numpy': the kernels for `n_answers` answers, in a fit or (`one_pass`) a single pass."
     path = _chosen()
     if path == "numba" and not numba_available():
-        raise ImportError("LDP_TRUTH_KERNELS=numba, but numba is not installed: "
-                          "pip install numba, or choose 'numpy'")
-    if path != "auto": return path
-    if not numba_available(): return "numpy"
+        raise ImportError(
+            "LDP_TRUTH_KERNELS=numba, but numba is not installed: "
+            "pip install numba, or choose 'numpy'"
+        )
+    if path != "auto":
+        return path
+    if not numba_available():
+        return "numpy"
     enough = n_answers >= NUMBA_MIN_ANSWERS * (ONE_PASS_FACTOR if one_pass else 1)
     return "numba" if _COMPILED or enough else "numpy"
 
+# %% ../nbs/03a_kernels.ipynb #cb150488
 def describe_kernels(n_answers: int = 0) -> str:
     "One line: which kernels an iterative fit of `n_answers` answers runs on, and why."
     path, chosen = kernel_path(n_answers), _chosen()
     if path == "numpy":
-        why = ("numba is not installed" if not numba_available() else "asked for" if chosen == "numpy"
-               else f"fewer than {NUMBA_MIN_ANSWERS:,} answers and no compiled kernel loaded yet")
+        why = (
+            "numba is not installed"
+            if not numba_available()
+            else "asked for"
+            if chosen == "numpy"
+            else f"fewer than {NUMBA_MIN_ANSWERS:,} answers and no compiled kernel loaded yet"
+        )
         return f"NumPy/SciPy kernels ({why})"
     import numba
+
     why = "asked for" if chosen == "numba" else "by size or already loaded"
     return f"numba {numba.__version__} kernels on {numba.get_num_threads()} threads ({why})"
 
 # %% ../nbs/03a_kernels.ipynb #baf9a420
-prange = range                    # numba.prange once numba is loaded (`_jit`)
-os.environ.setdefault("NUMBA_THREADING_LAYER", "forksafe")   # read when numba is imported: no GNU OpenMP
+prange = range  # numba.prange once numba is loaded (`_jit`)
+os.environ.setdefault(
+    "NUMBA_THREADING_LAYER", "forksafe"
+)  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
+
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
     "`fn` compiled by numba on first use, its machine code cached on disk."
     if fn.__name__ not in _COMPILED:
         import numba
-        if parallel and numba.config.THREADING_LAYER == "default":   # numba was imported before us
+
+        if parallel and numba.config.THREADING_LAYER == "default":  # numba was imported before us
             numba.config.THREADING_LAYER = "forksafe"
         globals()["prange"] = numba.prange
         jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
         _COMPILED[fn.__name__] = jit(fn)
     return _COMPILED[fn.__name__]
 
+# %% ../nbs/03a_kernels.ipynb #6babd4c7
 def _run(fn: Callable, *args, parallel: bool = False):
     "Call the compiled `fn` on `args`."
-    if not parallel: return _jit(fn)(*args)
-    with _PARALLEL_LOCK: return _jit(fn, True)(*args)
+    if not parallel:
+        return _jit(fn)(*args)
+    with _PARALLEL_LOCK:
+        return _jit(fn, True)(*args)
 
+# %% ../nbs/03a_kernels.ipynb #1e9267b5
 def _unsigned(x: np.ndarray) -> np.ndarray:
     "x viewed as unsigned integers (indices ≥ 0: compiled loops skip their negative-index checks)."
     return x.view(np.dtype(f"u{x.itemsize}"))
@@ -120,23 +143,33 @@ def softmax_rows(L: np.ndarray) -> tuple:
     "Rows of exp(L) normalised to sum to 1 (in place in L, stably), and each row's log-sum-exp."
     K = L.shape[1]
     m = L[:, 0].copy()
-    for k in range(1, K): np.maximum(m, L[:, k], out=m)   # ~2× faster than reducing a narrow axis
+    for k in range(1, K):
+        np.maximum(m, L[:, k], out=m)  # ~2× faster than reducing a narrow axis
     L -= m[:, None]
     np.exp(L, out=L)
     s = L[:, 0].copy()
-    for k in range(1, K): s += L[:, k]
+    for k in range(1, K):
+        s += L[:, k]
     L /= s[:, None]
     return L, m + np.log(s)
 
 # %% ../nbs/03a_kernels.ipynb #f05b1de1
-def class_counts(task: np.ndarray, value: np.ndarray, n_tasks: int, n_classes: int,
-                 weight: Optional[np.ndarray] = None) -> np.ndarray:
+def class_counts(
+    task: np.ndarray,
+    value: np.ndarray,
+    n_tasks: int,
+    n_classes: int,
+    weight: Optional[np.ndarray] = None,
+) -> np.ndarray:
     "Tasks × classes table of (optionally weighted) votes."
-    if kernel_path(len(task), True) == "numba": return _numba_class_counts(task, value, n_tasks, n_classes, weight)
+    if kernel_path(len(task), True) == "numba":
+        return _numba_class_counts(task, value, n_tasks, n_classes, weight)
     key = task.astype(np.int64)
-    key *= n_classes                                     # in place: one int64 array of scratch, not three
+    key *= n_classes  # in place: one int64 array of scratch, not three
     key += value
-    return np.bincount(key, weights=weight, minlength=n_tasks * n_classes).reshape(n_tasks, n_classes)
+    return np.bincount(key, weights=weight, minlength=n_tasks * n_classes).reshape(
+        n_tasks, n_classes
+    )
 
 # %% ../nbs/03a_kernels.ipynb #5f90fd87
 def best_classes(scores: np.ndarray, rtol: float = 0.0) -> np.ndarray:
@@ -150,16 +183,23 @@ def vote_shares(counts: np.ndarray, log_channel: Optional[np.ndarray] = None) ->
     counts = counts.astype(np.float64)
     none = counts.sum(1) == 0
     if log_channel is None:
-        with np.errstate(invalid="ignore"): return counts / counts.sum(1, keepdims=True)
-    P = softmax_rows(counts @ log_channel.T)[0]          # Σ over the task's answers z of log M[c, z]
+        with np.errstate(invalid="ignore"):
+            return counts / counts.sum(1, keepdims=True)
+    P = softmax_rows(counts @ log_channel.T)[0]  # Σ over the task's answers z of log M[c, z]
     P[none] = np.nan
     return P
 
 # %% ../nbs/03a_kernels.ipynb #b8cfd366
-def onehot(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, n_tasks: int,
-           n_classes: int) -> Union[sp.csr_matrix, "AnswerOrder"]:
+def onehot(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    n_workers: int,
+    n_tasks: int,
+    n_classes: int,
+) -> Union[sp.csr_matrix, "AnswerOrder"]:
     "The tasks × (worker, observed class) indicator matrix, CSR; on the compiled path its twin `AnswerOrder`."
-    few = n_workers * n_classes**2 <= SMALL_TABLE           # a table in cache: compiled code gains little
+    few = n_workers * n_classes**2 <= SMALL_TABLE  # a table in cache: compiled code gains little
     if kernel_path(len(task), one_pass=few) == "numba":
         return AnswerOrder(worker, task, value, n_workers, n_tasks, n_classes)
     n_cols = n_workers * n_classes
@@ -168,16 +208,23 @@ def onehot(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: i
     cols *= idx(n_classes)
     cols += value
     shape = (n_tasks, n_cols)
-    if not (task[1:] >= task[:-1]).all():          # SciPy's COO → CSR is a counting sort: faster than an argsort
+    if not (
+        task[1:] >= task[:-1]
+    ).all():  # SciPy's COO → CSR is a counting sort: faster than an argsort
         return sp.coo_matrix((np.ones(len(task)), (task, cols)), shape=shape).tocsr()
     indptr = np.zeros(n_tasks + 1, dtype=idx)
     np.cumsum(np.bincount(task, minlength=n_tasks), out=indptr[1:])
     return sp.csr_matrix((np.ones(len(task)), cols, indptr), shape=shape)
 
 # %% ../nbs/03a_kernels.ipynb #4bfc4fea
-BLOCKS = 2           # the E- and M-steps split their work into this many blocks, run on up to as many threads
-MIN_BLOCK = 2**16    # entries (answers, or W·K·L table cells) below which a block is not worth a thread
-E_BLOCK = 2**20      # answers per E-step block at most (the posteriors are written in place)
+BLOCKS = (
+    2  # the E- and M-steps split their work into this many blocks, run on up to as many threads
+)
+MIN_BLOCK = (
+    2**16
+)  # entries (answers, or W·K·L table cells) below which a block is not worth a thread
+E_BLOCK = 2**20  # answers per E-step block at most (the posteriors are written in place)
+
 
 @lru_cache(maxsize=1)
 def threads() -> ThreadPoolExecutor:
@@ -200,83 +247,121 @@ def even_blocks(n: int, size: int) -> list:
 def task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
     "Row (task) ranges of X with about equal numbers of answers (at most `most` each if given)."
     k = BLOCKS if X.nnz >= BLOCKS * MIN_BLOCK else 1
-    if most: k = max(k, -(-X.nnz // most))
-    cuts = [0, *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(), X.shape[0]]
+    if most:
+        k = max(k, -(-X.nnz // most))
+    cuts = [
+        0,
+        *np.searchsorted(X.indptr, [X.nnz * i // k for i in range(1, k)]).tolist(),
+        X.shape[0],
+    ]
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
 # %% ../nbs/03a_kernels.ipynb #86a6d8e5
 def row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
     "Rows `s` of X as CSR (or their transpose as CSC) sharing X's data and indices: no copy of the answers."
-    if s.start == 0 and s.stop == X.shape[0]: return X.T if transpose else X    # one block: no new matrix
+    if s.start == 0 and s.stop == X.shape[0]:
+        return X.T if transpose else X  # one block: no new matrix
     lo, hi = X.indptr[s.start], X.indptr[s.stop]
     shape = (s.stop - s.start, X.shape[1])
-    V = sp.csc_matrix(shape[::-1], dtype=X.dtype) if transpose else sp.csr_matrix(shape, dtype=X.dtype)
-    V.indptr, V.indices, V.data = X.indptr[s.start:s.stop + 1] - lo, X.indices[lo:hi], X.data[lo:hi]
-    return V                  # set, not passed: SciPy's constructor copies a view of less than half its array
+    V = (
+        sp.csc_matrix(shape[::-1], dtype=X.dtype)
+        if transpose
+        else sp.csr_matrix(shape, dtype=X.dtype)
+    )
+    V.indptr, V.indices, V.data = (
+        X.indptr[s.start : s.stop + 1] - lo,
+        X.indices[lo:hi],
+        X.data[lo:hi],
+    )
+    return V  # set, not passed: SciPy's constructor copies a view of less than half its array
 
 # %% ../nbs/03a_kernels.ipynb #816273d9
-def e_step(X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray,
-           out: Optional[np.ndarray] = None) -> tuple:
+def e_step(
+    X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: Optional[np.ndarray] = None
+) -> tuple:
     "Task posteriors (tasks × K, into `out` if given) and the log-likelihood, given log Pr(z | c) as (W, K, L)."
-    if not sp.issparse(X): return _numba_e_step(X, log_conf, log_prior, out)
+    if not sp.issparse(X):
+        return _numba_e_step(X, log_conf, log_prior, out)
     W, K, L = log_conf.shape
-    B = log_conf.transpose(0, 2, 1).reshape(W * L, K)   # rows (w, z), columns c
+    B = log_conf.transpose(0, 2, 1).reshape(W * L, K)  # rows (w, z), columns c
     P = np.empty((X.shape[0], K)) if out is None else out
+
     def block(s: slice) -> float:
         R = np.add(row_view(X, s) @ B, log_prior, out=P[s])
         return float(softmax_rows(R)[1].sum())
+
     return P, sum(in_blocks(block, task_blocks(X, E_BLOCK)))
 
 # %% ../nbs/03a_kernels.ipynb #b79f09fc
 def observed_counts(X: sp.csr_matrix, P: np.ndarray, n_workers: int) -> np.ndarray:
     "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), per task block; laid out (W, z, c)."
-    if not sp.issparse(X): return _numba_observed_counts(X, P)
+    if not sp.issparse(X):
+        return _numba_observed_counts(X, P)
     K = P.shape[1]
     parts = in_blocks(lambda s: row_view(X, s, transpose=True) @ P[s], task_blocks(X))
     N = parts[0]
-    for part in parts[1:]: N += part
+    for part in parts[1:]:
+        N += part
     return N.reshape(n_workers, -1, K).transpose(0, 2, 1)
 
 # %% ../nbs/03a_kernels.ipynb #fd2fbce8
 def normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
     "Rows of N + smoothing floored at EPS and normalised to sum to 1 (smoothing=0: crowd-kit's M-step)."
-    if kernel_path(N.size) == "numba": return _numba_normalise(N, smoothing)
+    if kernel_path(N.size) == "numba":
+        return _numba_normalise(N, smoothing)
     E = np.empty_like(N)
+
     def block(s: slice):
         np.maximum(N[s] + smoothing if smoothing else N[s], EPS, out=E[s])
         E[s] /= E[s].sum(2, keepdims=True)
+
     in_blocks(block, even_blocks(len(N), N.size))
     return E
 
 # %% ../nbs/03a_kernels.ipynb #97e087dd
 def blocked_log(E: np.ndarray) -> np.ndarray:
     "np.log(E) in E's memory layout, blocks of workers on the threads (the M-step's largest pass)."
-    if kernel_path(E.size) == "numba": return np.log(E)        # no thread pool on the compiled path
+    if kernel_path(E.size) == "numba":
+        return np.log(E)  # no thread pool on the compiled path
     out = np.empty_like(E)
     in_blocks(lambda s: np.log(E[s], out=out[s]), even_blocks(len(E), E.size))
     return out
 
 # %% ../nbs/03a_kernels.ipynb #d4ec3a60
-def concave_skills(n: np.ndarray, a: np.ndarray, b: np.ndarray, C: np.ndarray, pseudo, target, s0: np.ndarray,
-                   iters: int = 50) -> np.ndarray:
+def concave_skills(
+    n: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    C: np.ndarray,
+    pseudo,
+    target,
+    s0: np.ndarray,
+    iters: int = 50,
+) -> np.ndarray:
     "Skills s (rows × classes) maximising Σ_g n[·,g] log(a_g + s·b_g) + pseudo·(t log s + (1−t) log(1−s))."
+
     def slope_curve(s):
         r = b / (a + (s @ C.T) * b)
-        return ((n * r) @ C + pseudo * (target / s - (1 - target) / (1 - s)),
-                -(n * r * r) @ C - pseudo * (target / s ** 2 + (1 - target) / (1 - s) ** 2))
-    s = np.clip(np.asarray(s0, dtype=float).reshape(len(n), -1), .01, .99)
+        return (
+            (n * r) @ C + pseudo * (target / s - (1 - target) / (1 - s)),
+            -(n * r * r) @ C - pseudo * (target / s**2 + (1 - target) / (1 - s) ** 2),
+        )
+
+    s = np.clip(np.asarray(s0, dtype=float).reshape(len(n), -1), 0.01, 0.99)
     lo, hi = np.full_like(s, EPS), np.full_like(s, 1 - EPS)
-    at_hi, at_lo = slope_curve(hi)[0] >= 0, slope_curve(lo)[0] <= 0     # the maximum on the boundary
+    at_hi, at_lo = slope_curve(hi)[0] >= 0, slope_curve(lo)[0] <= 0  # the maximum on the boundary
     for _ in range(iters):
         slope, curve = slope_curve(s)
         lo, hi = np.where(slope > 0, s, lo), np.where(slope > 0, hi, s)
-        with np.errstate(divide="ignore", invalid="ignore"): step = s - slope / curve
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = s - slope / curve
         inside = np.where((step >= lo) & (step <= hi), step, (lo + hi) / 2)
-        new = np.where(slope == 0, s, inside)                            # no data: stays
+        new = np.where(slope == 0, s, inside)  # no data: stays
         new = np.where(at_hi, 1 - EPS, np.where(at_lo & ~at_hi, EPS, new))
         done = np.abs(new - s).max() < 1e-10
         s = new
-        if done: break
+        if done:
+            break
     return s
 
 # %% ../nbs/03a_kernels.ipynb #c9341d85
@@ -285,13 +370,15 @@ def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
     return P.sum(0) - P[unanswered].sum(0), len(P) - len(unanswered)
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
-def task_mean(task: np.ndarray, value: np.ndarray, n_tasks: int,
-              weight: Optional[np.ndarray] = None) -> np.ndarray:
+def task_mean(
+    task: np.ndarray, value: np.ndarray, n_tasks: int, weight: Optional[np.ndarray] = None
+) -> np.ndarray:
     "(Weighted) mean of each task's answers; NaN for tasks with no answers."
     w = np.ones(len(value)) if weight is None else weight
     num = np.bincount(task, weights=w * value, minlength=n_tasks)
     den = np.bincount(task, weights=w, minlength=n_tasks)
-    with np.errstate(invalid="ignore", divide="ignore"): return num / den
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return num / den
 
 # %% ../nbs/03a_kernels.ipynb #8fcc166c
 def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray) -> np.ndarray:
@@ -303,8 +390,9 @@ def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray
 # %% ../nbs/03a_kernels.ipynb #99d3e0eb
 def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
     "Answers sorted by (task, value): (order, each task's start and count, sorted values, sorted tasks)."
-    if kernel_path(len(task)) == "numba": return _numba_sort_by_task(task, value, n_tasks)
-    order = np.argsort(value, kind="stable")                   # by value, then a stable radix sort by task
+    if kernel_path(len(task)) == "numba":
+        return _numba_sort_by_task(task, value, n_tasks)
+    order = np.argsort(value, kind="stable")  # by value, then a stable radix sort by task
     for shift in range(0, max(int(n_tasks - 1).bit_length(), 1), 16):
         order = order[np.argsort((task[order] >> shift).astype(np.uint16), kind="stable")]
     count = np.bincount(task, minlength=n_tasks)
@@ -322,13 +410,14 @@ def task_median(by_task: tuple) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #2fc6a489
 def sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     "Weighted median of each task from positive weights already in `by_task`'s sorted order; NaN unanswered."
-    if kernel_path(len(weight)) == "numba": return _numba_weighted_median(by_task, weight)
+    if kernel_path(len(weight)) == "numba":
+        return _numba_weighted_median(by_task, weight)
     order, start, count, v, task = by_task
     ok, last, n = count > 0, np.maximum(start + count - 1, 0), len(order) - 1
     total = np.bincount(task, weights=weight, minlength=len(count))
-    cw = np.cumsum(weight / total[task])                       # each task's run of shares sums to 1
+    cw = np.cumsum(weight / total[task])  # each task's run of shares sums to 1
     half = np.where(start > 0, cw[np.maximum(start - 1, 0)], 0.0) + 0.5
-    tol = np.maximum(1e-9, 4 * count * np.spacing(half))      # the running sum's rounding, per answer
+    tol = np.maximum(1e-9, 4 * count * np.spacing(half))  # the running sum's rounding, per answer
     lo = np.clip(np.searchsorted(cw, half - tol, side="left"), start, last)
     hi = np.clip(np.searchsorted(cw, half + tol, side="right"), start, last)
     return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
@@ -339,20 +428,31 @@ def task_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     return sorted_weighted_median(by_task, weight[by_task[0]])
 
 # %% ../nbs/03a_kernels.ipynb #52b11a23
-MAD_SIGMA = 1.482602218505602   # 1 / Φ⁻¹(3/4)
+MAD_SIGMA = 1.482602218505602  # 1 / Φ⁻¹(3/4)
+
 
 def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
     "The t[:, c]-th smallest |answer − centre| of each task (t ≥ 1), by binary search over the sorted runs."
     _, start, count, v, task = by_task
-    below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[:, None]
+    below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[
+        :, None
+    ]
     above, start, centre, n = count[:, None] - below, start[:, None], centre[:, None], len(v) - 1
-    def left(i):  # i-th smallest deviation among the answers below the centre (±inf outside the run)
+
+    def left(
+        i,  # i-th smallest deviation among the answers below the centre (±inf outside the run)
+    ):
         x = centre - v[np.clip(start + below - 1 - i, 0, n)]
         return np.where(i < 0, -np.inf, np.where(i >= below, np.inf, x))
+
     def right(j):  # j-th smallest deviation among the answers at or above it
         x = v[np.clip(start + below + j, 0, n)] - centre
         return np.where(j < 0, -np.inf, np.where(j >= above, np.inf, x))
-    lo, hi = np.maximum(0, t - above), np.minimum(t, below)   # how many of the t smallest lie below the centre
+
+    lo, hi = (
+        np.maximum(0, t - above),
+        np.minimum(t, below),
+    )  # how many of the t smallest lie below the centre
     for _ in range(int(count.max(initial=1)).bit_length() + 1):
         i = (lo + hi) // 2
         more = (lo < hi) & (left(i) < right(t - i - 1))
@@ -362,10 +462,12 @@ def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.
 # %% ../nbs/03a_kernels.ipynb #b3824965
 def task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     "MAD_SIGMA × each task's median absolute deviation about `centre` (0 if most answers equal it; NaN unanswered)."
-    if kernel_path(len(by_task[3])) == "numba": return _numba_mad(by_task, centre)
+    if kernel_path(len(by_task[3])) == "numba":
+        return _numba_mad(by_task, centre)
     count = by_task[2]
-    middle = np.stack([(count + 1) // 2, count // 2 + 1], 1)   # the middle deviation(s)
-    with np.errstate(invalid="ignore"): mad = task_kth_deviation(by_task, centre, middle).mean(1)
+    middle = np.stack([(count + 1) // 2, count // 2 + 1], 1)  # the middle deviation(s)
+    with np.errstate(invalid="ignore"):
+        mad = task_kth_deviation(by_task, centre, middle).mean(1)
     return MAD_SIGMA * np.where(count > 0, mad, np.nan)
 
 # %% ../nbs/03a_kernels.ipynb #5fa1f7fa
@@ -385,58 +487,77 @@ def largest_change(new: np.ndarray, old: np.ndarray, scale: np.ndarray) -> float
 # %% ../nbs/03a_kernels.ipynb #5a375466
 def crh_loss(r: np.ndarray, spread: np.ndarray, squared: bool, cap: float) -> np.ndarray:
     "Each answer's CRH loss at residual `r`: r²/spread (squared), or min(|r|/spread, cap) (absolute)."
-    return r ** 2 / spread if squared else np.minimum(np.abs(r) / spread, cap)
+    return r**2 / spread if squared else np.minimum(np.abs(r) / spread, cap)
 
 # %% ../nbs/03a_kernels.ipynb #be272183
 def crh_weights(total: np.ndarray) -> np.ndarray:
     "CRH's w_k = −log(loss_k / Σ loss) from each source's total loss (shares, weights floored at EPS); 1 if no loss."
-    if total.sum() <= 0: return np.ones(len(total))
+    if total.sum() <= 0:
+        return np.ones(len(total))
     return np.maximum(-np.log(np.maximum(total / total.sum(), EPS)), EPS)
 
 # %% ../nbs/03a_kernels.ipynb #ef2a6af4
-HUBER_C = 1.345       # Huber's constant: 95 % efficiency for normal answers
-SCALE_PRIOR = 10.0    # the pooled scale counts as this many answers in a task's moderated scale
+HUBER_C = 1.345  # Huber's constant: 95 % efficiency for normal answers
+SCALE_PRIOR = 10.0  # the pooled scale counts as this many answers in a task's moderated scale
+
 
 def moderated_scale(mad: np.ndarray, count: np.ndarray, prior: float = SCALE_PRIOR) -> np.ndarray:
     "√((n·MAD² + prior·s0²)/(n + prior)) per task, s0 the median of the positive MADs (1 if none)."
     positive = mad[mad > 0]
     pooled = np.median(positive) if len(positive) else 1.0
-    return np.sqrt((count * np.where(count > 0, mad, 0.0) ** 2 + prior * pooled ** 2) / (count + prior))
+    return np.sqrt(
+        (count * np.where(count > 0, mad, 0.0) ** 2 + prior * pooled**2) / (count + prior)
+    )
 
+# %% ../nbs/03a_kernels.ipynb #fcf9df8a
 def huber_rho(a: np.ndarray, cap: float, c: float = HUBER_C) -> np.ndarray:
     "Huber's loss ρ_c at |residual| `a` (in task scales), flat beyond `cap`."
     a = np.minimum(a, cap)
     return np.where(a <= c, a * a / 2, c * a - c * c / 2)
 
-def huber_step(u: np.ndarray, weight: np.ndarray, task: np.ndarray, n_tasks: int, cap: float,
-               c: float = HUBER_C) -> np.ndarray:
+# %% ../nbs/03a_kernels.ipynb #15f190e9
+def huber_step(
+    u: np.ndarray,
+    weight: np.ndarray,
+    task: np.ndarray,
+    n_tasks: int,
+    cap: float,
+    c: float = HUBER_C,
+) -> np.ndarray:
     "Each task's Newton step (in task scales) for Σ weight·ρ_c(u), u = (answer − truth)/scale; 0 without a say."
     a = np.abs(u)
     psi = np.clip(u, -c, c)
     psi *= weight
-    psi[a > cap] = 0.0                                      # beyond the cap an answer has no say
+    psi[a > cap] = 0.0  # beyond the cap an answer has no say
     num = np.bincount(task, weights=psi, minlength=n_tasks)
     curv = np.bincount(task, weights=np.where(a <= c, weight, 0.0), minlength=n_tasks)
-    flat = (curv == 0) & (num != 0)                         # every answer kept lies beyond c: an IRLS step
+    flat = (curv == 0) & (num != 0)  # every answer kept lies beyond c: an IRLS step
     if flat.any():
-        with np.errstate(divide="ignore"): h = np.where(a <= cap, weight * np.minimum(1.0, c / a), 0.0)
+        with np.errstate(divide="ignore"):
+            h = np.where(a <= cap, weight * np.minimum(1.0, c / a), 0.0)
         curv[flat] = np.bincount(task, weights=h, minlength=n_tasks)[flat]
-    with np.errstate(invalid="ignore", divide="ignore"): return np.where(curv > 0, num / curv, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(curv > 0, num / curv, 0.0)
 
 # %% ../nbs/03a_kernels.ipynb #7d2b68e8
 def _is_sorted(x):
     "Whether x is non-decreasing."
     for i in range(1, len(x)):
-        if x[i] < x[i - 1]: return False
+        if x[i] < x[i - 1]:
+            return False
     return True
 
+# %% ../nbs/03a_kernels.ipynb #0e344551
 def _starts(key, n_keys):
     "Where each key's run starts once `key` is sorted: n_keys + 1 offsets."
     ptr = np.zeros(n_keys + 1, np.int64)
-    for a in range(len(key)): ptr[key[a] + 1] += 1
-    for k in range(n_keys): ptr[k + 1] += ptr[k]
+    for a in range(len(key)):
+        ptr[key[a] + 1] += 1
+    for k in range(n_keys):
+        ptr[k + 1] += ptr[k]
     return ptr
 
+# %% ../nbs/03a_kernels.ipynb #00437190
 def _group(key, ptr, x):
     "x stably grouped by `key` (a counting sort; `ptr` from `_starts`)."
     nxt = ptr[:-1].copy()
@@ -447,8 +568,9 @@ def _group(key, ptr, x):
     return out
 
 # %% ../nbs/03a_kernels.ipynb #2216facc
-ANSWERS_PER_BLOCK = 2**16   # a parallel block of tasks (or workers) holds about this many answers
-TABLE_BLOCKS = 4            # ... that many of them, whatever the number of threads
+ANSWERS_PER_BLOCK = 2**16  # a parallel block of tasks (or workers) holds about this many answers
+TABLE_BLOCKS = 4  # ... that many of them, whatever the number of threads
+
 
 def _cuts(ptr: np.ndarray, per: int = ANSWERS_PER_BLOCK) -> np.ndarray:
     "Block boundaries over the rows of `ptr`, about `per` answers each: fixed by the data."
@@ -457,17 +579,29 @@ def _cuts(ptr: np.ndarray, per: int = ANSWERS_PER_BLOCK) -> np.ndarray:
     inner = np.searchsorted(ptr, np.arange(1, k) * (n // k), side="right") - 1
     return np.unique(np.r_[0, inner, rows]).astype(np.uint64)
 
+# %% ../nbs/03a_kernels.ipynb #81e28f6e
 class AnswerOrder:
     "The answers by task (E-step) and by worker (M-step, many workers): `onehot`'s compiled twin."
-    def __init__(self, worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int,
-                 n_tasks: int, n_classes: int):
+
+    def __init__(
+        self,
+        worker: np.ndarray,
+        task: np.ndarray,
+        value: np.ndarray,
+        n_workers: int,
+        n_tasks: int,
+        n_classes: int,
+    ):
         worker, task, value = _unsigned(worker), _unsigned(task), _unsigned(value)
         self.shape, tptr = (n_workers, n_classes), _run(_starts, task, n_tasks)
-        if _run(_is_sorted, task): self.tw, self.tz = worker, value        # sorted by task: no copy
-        else: self.tw, self.tz = _run(_group, task, tptr, worker), _run(_group, task, tptr, value)
+        if _run(_is_sorted, task):
+            self.tw, self.tz = worker, value  # sorted by task: no copy
+        else:
+            self.tw, self.tz = _run(_group, task, tptr, worker), _run(_group, task, tptr, value)
         self.tptr, self.tcuts = _unsigned(tptr), _cuts(tptr)
         self.by_task = n_workers * n_classes * n_classes <= SMALL_TABLE
-        if self.by_task: self.mcuts = _cuts(tptr, -(-len(task) // TABLE_BLOCKS))
+        if self.by_task:
+            self.mcuts = _cuts(tptr, -(-len(task) // TABLE_BLOCKS))
         else:
             wptr = _run(_starts, worker, n_workers)
             self.wt, self.wz = _run(_group, worker, wptr, task), _run(_group, worker, wptr, value)
@@ -481,7 +615,8 @@ def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
         for t in range(cuts[b], cuts[b + 1]):
             P[t] = 0.0
             for a in range(ptr[t], ptr[t + 1]):
-                for c in range(K): P[t, c] += B[worker[a], value[a], c]
+                for c in range(K):
+                    P[t, c] += B[worker[a], value[a], c]
         total = 0.0
         for t in range(cuts[b], cuts[b + 1]):
             m = -np.inf
@@ -492,10 +627,12 @@ def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
             for c in range(K):
                 P[t, c] = np.exp(P[t, c] - m)
                 s += P[t, c]
-            for c in range(K): P[t, c] /= s
+            for c in range(K):
+                P[t, c] /= s
             total += m + np.log(s)
         lse[b] = total
 
+# %% ../nbs/03a_kernels.ipynb #06f0ed06
 def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
     "Per task block, into its own table: parts[b, w, z, c] = Σ of P[t, c] over its answers (w, z)."
     K = P.shape[1]
@@ -503,8 +640,10 @@ def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
         parts[b] = 0.0
         for t in range(cuts[b], cuts[b + 1]):
             for a in range(ptr[t], ptr[t + 1]):
-                for c in range(K): parts[b, worker[a], value[a], c] += P[t, c]
+                for c in range(K):
+                    parts[b, worker[a], value[a], c] += P[t, c]
 
+# %% ../nbs/03a_kernels.ipynb #0fc6e403
 def _ds_counts_by_worker(ptr, task, value, P, N, cuts):
     "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z."
     K = P.shape[1]
@@ -512,8 +651,10 @@ def _ds_counts_by_worker(ptr, task, value, P, N, cuts):
         for w in range(cuts[b], cuts[b + 1]):
             N[w] = 0.0
             for a in range(ptr[w], ptr[w + 1]):
-                for c in range(K): N[w, value[a], c] += P[task[a], c]
+                for c in range(K):
+                    N[w, value[a], c] += P[task[a], c]
 
+# %% ../nbs/03a_kernels.ipynb #14b14e52
 def _ds_normalise(N, smoothing, E, cuts):
     "Per worker block: E[w, :, c] = max(N[w, :, c] + smoothing, EPS), normalised over the answers z."
     L, K = N.shape[1], N.shape[2]
@@ -526,19 +667,27 @@ def _ds_normalise(N, smoothing, E, cuts):
                     E[w, z, c] = max(N[w, z, c] + smoothing, 1e-10)
                     s[c] += E[w, z, c]
             for z in range(L):
-                for c in range(K): E[w, z, c] /= s[c]
+                for c in range(K):
+                    E[w, z, c] /= s[c]
 
 # %% ../nbs/03a_kernels.ipynb #5ba59a4c
-def _numba_e_step(order: AnswerOrder, log_conf: np.ndarray, log_prior: np.ndarray,
-                  out: Optional[np.ndarray] = None) -> tuple:
+def _numba_e_step(
+    order: AnswerOrder,
+    log_conf: np.ndarray,
+    log_prior: np.ndarray,
+    out: Optional[np.ndarray] = None,
+) -> tuple:
     "`e_step` on the compiled path."
     P = np.empty((len(order.tptr) - 1, log_conf.shape[1])) if out is None else out
     lse = np.empty(len(order.tcuts) - 1)
-    B = np.ascontiguousarray(log_conf.transpose(0, 2, 1))     # (W, z, c): a copy only through a channel
+    B = np.ascontiguousarray(
+        log_conf.transpose(0, 2, 1)
+    )  # (W, z, c): a copy only through a channel
     prior = np.asarray(log_prior, np.float64)
     _run(_ds_e_step, order.tptr, order.tw, order.tz, B, prior, P, order.tcuts, lse, parallel=True)
     return P, float(lse.sum())
 
+# %% ../nbs/03a_kernels.ipynb #78d4693f
 def _numba_observed_counts(order: AnswerOrder, P: np.ndarray) -> np.ndarray:
     "`observed_counts` on the compiled path."
     (W, L), K = order.shape, P.shape[1]
@@ -549,9 +698,11 @@ def _numba_observed_counts(order: AnswerOrder, P: np.ndarray) -> np.ndarray:
     parts = np.empty((len(order.mcuts) - 1, W, L, K))
     _run(_ds_counts_by_task, order.tptr, order.tw, order.tz, P, parts, order.mcuts, parallel=True)
     N = parts[0]
-    for part in parts[1:]: N += part
+    for part in parts[1:]:
+        N += part
     return N.transpose(0, 2, 1)
 
+# %% ../nbs/03a_kernels.ipynb #2cf9d6dc
 def _numba_normalise(N: np.ndarray, smoothing: float) -> np.ndarray:
     "`normalise_confusion` on the compiled path (N given (W, c, z), laid out (W, z, c) or not)."
     Nm = np.ascontiguousarray(N.transpose(0, 2, 1))
@@ -565,9 +716,11 @@ def _numba_normalise(N: np.ndarray, smoothing: float) -> np.ndarray:
 def _votes(task, value, weight, n_tasks, n_classes):
     "Tasks × classes table of the answers' weights (1 each if `weight` is empty), added in their order."
     out = np.zeros((n_tasks, n_classes))
-    for a in range(len(task)): out[task[a], value[a]] += weight[a] if len(weight) else 1.0
+    for a in range(len(task)):
+        out[task[a], value[a]] += weight[a] if len(weight) else 1.0
     return out
 
+# %% ../nbs/03a_kernels.ipynb #52040540
 def _sort_runs(ptr, order, v):
     "Within each run ptr[t]:ptr[t+1] of `order`, a stable insertion sort by the values v[order]."
     for t in range(len(ptr) - 1):
@@ -578,6 +731,7 @@ def _sort_runs(ptr, order, v):
                 j -= 1
             order[j + 1] = o
 
+# %% ../nbs/03a_kernels.ipynb #1bb88d91
 def _wmedian(start, count, v, weight, out):
     "`sorted_weighted_median`: shares added into one running sum, the median where it crosses a half."
     run = 0.0
@@ -587,17 +741,21 @@ def _wmedian(start, count, v, weight, out):
             out[t] = np.nan
             continue
         total = 0.0
-        for a in range(s, s + k): total += weight[a]
+        for a in range(s, s + k):
+            total += weight[a]
         half = run + 0.5
         tol = max(1e-9, 4 * k * (np.nextafter(half, np.inf) - half))
-        lo, hi = s + k - 1, s + k - 1          # the first answers whose running sum passes half ∓ tol
+        lo, hi = s + k - 1, s + k - 1  # the first answers whose running sum passes half ∓ tol
         found_lo = found_hi = False
         for a in range(s, s + k):
             run += weight[a] / total
-            if not found_lo and run >= half - tol: lo, found_lo = a, True
-            if not found_hi and run > half + tol: hi, found_hi = a, True
+            if not found_lo and run >= half - tol:
+                lo, found_lo = a, True
+            if not found_hi and run > half + tol:
+                hi, found_hi = a, True
         out[t] = (v[lo] + v[hi]) / 2
 
+# %% ../nbs/03a_kernels.ipynb #eb2c044f
 def _mad(start, count, v, centre, out):
     "The median of each task's |v − centre| (mean of the middle two), merging outwards from it."
     for t in range(len(start)):
@@ -607,7 +765,8 @@ def _mad(start, count, v, centre, out):
             continue
         c, k1, k2 = centre[t], (k + 1) // 2, k // 2 + 1
         hi = s
-        while hi < s + k and v[hi] < c: hi += 1
+        while hi < s + k and v[hi] < c:
+            hi += 1
         lo, total = hi - 1, 0.0
         for j in range(1, k2 + 1):
             if hi >= s + k or (lo >= s and c - v[lo] < v[hi] - c):
@@ -616,18 +775,22 @@ def _mad(start, count, v, centre, out):
             else:
                 d = v[hi] - c
                 hi += 1
-            if j == k1: total += d
-            if j == k2: total += d
+            if j == k1:
+                total += d
+            if j == k2:
+                total += d
         out[t] = total / 2
 
 # %% ../nbs/03a_kernels.ipynb #5c0b35a9
-def _numba_class_counts(task: np.ndarray, value: np.ndarray, n_tasks: int, n_classes: int,
-                        weight: Optional[np.ndarray]) -> np.ndarray:
+def _numba_class_counts(
+    task: np.ndarray, value: np.ndarray, n_tasks: int, n_classes: int, weight: Optional[np.ndarray]
+) -> np.ndarray:
     "`class_counts` on the compiled path (integer counts without weights, as `np.bincount`)."
     w = np.empty(0) if weight is None else np.asarray(weight, np.float64)
     out = _run(_votes, _unsigned(task), _unsigned(value), w, n_tasks, n_classes)
     return out if weight is not None else out.astype(np.int64)
 
+# %% ../nbs/03a_kernels.ipynb #6de967ee
 def _numba_sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
     "`sort_by_task` on the compiled path."
     ptr = _run(_starts, _unsigned(task), n_tasks)
@@ -635,6 +798,7 @@ def _numba_sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tu
     _run(_sort_runs, ptr, order, value)
     return order, ptr[:-1], np.diff(ptr), value[order], task[order]
 
+# %% ../nbs/03a_kernels.ipynb #f5cd57a4
 def _numba_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     "`sorted_weighted_median` on the compiled path."
     _, start, count, v, _ = by_task
@@ -642,6 +806,7 @@ def _numba_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     _run(_wmedian, start, count, v, np.asarray(weight, np.float64), out)
     return out
 
+# %% ../nbs/03a_kernels.ipynb #1b4baf54
 def _numba_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     "`task_mad` on the compiled path."
     _, start, count, v, _ = by_task
@@ -656,8 +821,10 @@ def _flip_loop(x, u, p, k, out):
     for i in range(n):
         if u[i] < p[i if len(p) > 1 else 0]:
             out[i] = (x[i] + 1 + int(min(np.floor(u[n + i] * (k - 1)), k - 2))) % k
-        else: out[i] = x[i]
+        else:
+            out[i] = x[i]
 
+# %% ../nbs/03a_kernels.ipynb #fe2f1eff
 def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
     "Symbols x[i] < k flipped where u[i] < p_flip (one, or one per answer) to one chosen by u[n + i]."
     n = len(x)
@@ -665,12 +832,12 @@ def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
         out = np.empty_like(x)
         _run(_flip_loop, x, u, np.atleast_1d(np.asarray(p_flip, np.float64)), k, out)
         return out
-    shift = u[n:]                           # worked on in place, then held in the smallest integer type
+    shift = u[n:]  # worked on in place, then held in the smallest integer type
     shift *= k - 1
     np.floor(shift, out=shift)
     np.minimum(shift, k - 2, out=shift)
     other = shift.astype(np.int16 if 2 * k < 2**15 else np.int64)
-    np.add(other, x, out=other, casting="unsafe")      # x < k: the sum x + 1 + shift < 2k fits
+    np.add(other, x, out=other, casting="unsafe")  # x < k: the sum x + 1 + shift < 2k fits
     other += 1
     other %= k
     return np.where(u[:n] < p_flip, other, x)

@@ -13,8 +13,9 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import brentq
 
-from .data import (Answers, RngLike, as_generator, check_count, check_domain, check_fraction,
-                            check_nonnegative, check_positive, check_real, documented)
+from .data import (Answers, RngLike, as_generator, check_count, check_domain,
+                            check_fraction, check_nonnegative, check_positive, check_real,
+                            documented)
 from .kernels import rr_flip
 
 # %% auto #0
@@ -31,13 +32,17 @@ def _check_n_classes(n_classes, name: str = "n_classes") -> int:
     "A number of categories: an integer ≥ 2."
     return check_count(n_classes, name, 2)
 
+# %% ../nbs/04_mechanisms.ipynb #a18c54b4
 def _check_m(m) -> np.ndarray:
     "A number of answers per worker (int or array of ints), each >= 1."
     a = np.asarray(m)
-    if not np.issubdtype(a.dtype, np.integer): raise TypeError(f"m must be an integer number of answers >= 1, got {m!r}")
-    if (a < 1).any(): raise ValueError(f"m must be >= 1 (answers per worker), got {m!r}")
+    if not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"m must be an integer number of answers >= 1, got {m!r}")
+    if (a < 1).any():
+        raise ValueError(f"m must be >= 1 (answers per worker), got {m!r}")
     return a
 
+# %% ../nbs/04_mechanisms.ipynb #398f222d
 def _check_max_answers(max_answers) -> Optional[int]:
     "None (any number of answers per worker) or an integer >= 1."
     return None if max_answers is None else check_count(max_answers, "max_answers", 1)
@@ -48,34 +53,43 @@ def rr_keep_probability(epsilon: float, n_classes: int) -> float:
     e, k = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
     return 1.0 / (1.0 + (k - 1) * math.exp(-e))
 
+# %% ../nbs/04_mechanisms.ipynb #09d496b3
 def rr_epsilon(p_keep: float, n_classes: int) -> float:
     "ε of k-ary RR that keeps the answer with probability `p_keep` (> 1/k): ln[p_keep (k−1) / (1−p_keep)]."
     k, p = _check_n_classes(n_classes), check_real(p_keep, "p_keep")
-    if not (1 / k < p <= 1): raise ValueError(f"p_keep must lie in (1/n_classes, 1] = ({1/k:.4g}, 1], got {p_keep}")
+    if not (1 / k < p <= 1):
+        raise ValueError(f"p_keep must lie in (1/n_classes, 1] = ({1 / k:.4g}, 1], got {p_keep}")
     return math.inf if p == 1 else math.log(p * (k - 1) / (1 - p))
 
+# %% ../nbs/04_mechanisms.ipynb #627f21d7
 def one_layer_epsilon(p_flip: float, n_classes: int) -> float:
     "Li et al. KDD'18 Theorem 6.2: ε = ln[(1−p^f)(s−1)/p^f] for the one-layer mechanism."
     s = _check_n_classes(n_classes)
     p = _check_p_flip(p_flip, s)
     return math.log((1 - p) * (s - 1) / p)
 
+# %% ../nbs/04_mechanisms.ipynb #c0d65f4a
 def p_flip_from_epsilon(epsilon: float, n_classes: int) -> float:
     "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε."
     e, s = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
     return (s - 1) / (math.exp(e) + s - 1)
 
+# %% ../nbs/04_mechanisms.ipynb #ec459333
 def _check_p_flip(p_flip, s: int, name: str = "p_flip") -> float:
     "A flip probability in (0, (s−1)/s] (above (s−1)/s Theorem 6.2's ε would be negative)."
     p = check_real(p_flip, name)
-    if not (0 < p <= (s - 1) / s): raise ValueError(f"{name} must lie in (0, (s-1)/s] = (0, {(s-1)/s:.4g}] for s={s}, got {p_flip}")
+    if not (0 < p <= (s - 1) / s):
+        raise ValueError(
+            f"{name} must lie in (0, (s-1)/s] = (0, {(s - 1) / s:.4g}] for s={s}, got {p_flip}"
+        )
     return p
 
 # %% ../nbs/04_mechanisms.ipynb #b83bbe9f
 def max_log_ratio(P: np.ndarray) -> float:
     "Exact ε of a discrete channel: max over outputs y and input pairs (x, x') of ln P[x,y]/P[x',y]."
     P = np.asarray(P, dtype=np.float64)
-    if P.ndim != 2 or not np.allclose(P.sum(1), 1): raise ValueError("P must be a row-stochastic matrix (rows = inputs)")
+    if P.ndim != 2 or not np.allclose(P.sum(1), 1):
+        raise ValueError("P must be a row-stochastic matrix (rows = inputs)")
     with np.errstate(divide="ignore"):
         logP = np.log(P)
     hi, lo = logP.max(0), logP.min(0)
@@ -89,91 +103,148 @@ def two_layer_epsilon_marginal(a: float, b: float, n_classes: int) -> float:
     a, b = _check_ab(a, b, s)
     return math.log((2 - a - b) * (s - 1) / (a + b))
 
+# %% ../nbs/04_mechanisms.ipynb #c08cb6bf
 def _check_ab(a, b, s: int) -> tuple:
     "Bounds of U(a, b): 0 <= a <= b <= 1 with mean (a+b)/2 in (0, (s−1)/s] (Theorem 6.3's validity condition)."
     a, b = check_fraction(a, "a"), check_fraction(b, "b")
-    if a > b: raise ValueError(f"a must be <= b, got a={a}, b={b}")
+    if a > b:
+        raise ValueError(f"a must be <= b, got a={a}, b={b}")
     if not (0 < (a + b) / 2 <= (s - 1) / s):
-        raise ValueError(f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s-1)/s:.4g}] for s={s} "
-                         f"(Theorem 6.3 gives a negative ε above it), got (a+b)/2={(a+b)/2:.4g}")
+        raise ValueError(
+            f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s - 1) / s:.4g}] for s={s} "
+            f"(Theorem 6.3 gives a negative ε above it), got (a+b)/2={(a + b) / 2:.4g}"
+        )
     return a, b
 
+# %% ../nbs/04_mechanisms.ipynb #0408e5a4
 def _log_g(a: float, b: float, m: np.ndarray) -> np.ndarray:
     "ln of ∫_a^b (1−p)^m dp / ∫_a^b p(1−p)^(m−1) dp, stable for large m (a < b)."
     A, B = 1 - a, 1 - b
     m = m.astype(np.float64)
-    if B == 0: rho_m = rho_m1 = np.zeros_like(m)
+    if B == 0:
+        rho_m = rho_m1 = np.zeros_like(m)
     else:
         lr = math.log(B / A)
         rho_m, rho_m1 = np.exp(m * lr), np.exp((m + 1) * lr)
-    top = A * (1 - rho_m1) / (m + 1)                      # ∫(1−p)^m / A^m
-    bottom = (1 - rho_m) / m - top                        # ∫p(1−p)^(m−1) / A^m = ∫(1−p)^(m−1) − ∫(1−p)^m
+    top = A * (1 - rho_m1) / (m + 1)  # ∫(1−p)^m / A^m
+    bottom = (1 - rho_m) / m - top  # ∫p(1−p)^(m−1) / A^m = ∫(1−p)^(m−1) − ∫(1−p)^m
     with np.errstate(divide="ignore"):
         return np.log(top) - np.log(bottom)
 
+# %% ../nbs/04_mechanisms.ipynb #33c9b54b
 def two_layer_epsilon_per_answer(a: float, b: float, n_classes: int, m) -> Union[float, np.ndarray]:
     "Exact per-answer ε of the two-layer mechanism for a worker with m answers (p_u ~ U(a, b) drawn once)."
     s = _check_n_classes(n_classes)
     a, b = _check_ab(a, b, s)
     mm = _check_m(m)
-    if a == b: out = np.full(mm.shape, abs(math.log((1 - a) * (s - 1) / a)) if a > 0 else math.inf)
+    if a == b:
+        out = np.full(mm.shape, abs(math.log((1 - a) * (s - 1) / a)) if a > 0 else math.inf)
     else:
-        fwd = math.log(s - 1) + _log_g(a, b, mm)                 # y_j = x_j, the other m−1 answers unflipped
-        rev = _log_g(1 - b, 1 - a, mm) - math.log(s - 1)          # y_j = x'_j, the other m−1 answers flipped
+        fwd = math.log(s - 1) + _log_g(a, b, mm)  # y_j = x_j, the other m−1 answers unflipped
+        rev = _log_g(1 - b, 1 - a, mm) - math.log(
+            s - 1
+        )  # y_j = x'_j, the other m−1 answers flipped
         out = np.maximum(fwd, rev)
     return float(out) if np.ndim(m) == 0 else out
 
+# %% ../nbs/04_mechanisms.ipynb #48d3d087
 def _two_layer_fwd(a: float, b: float, s: int, m: int) -> float:
     "The r = 0 direction of the per-answer ε (the other m − 1 answers unflipped): ln[(s−1) g(a, b, m)]."
     return math.log(s - 1) + float(_log_g(a, b, np.array([m]))[0])
 
+# %% ../nbs/04_mechanisms.ipynb #575321c0
 def _two_layer_most_answers(e: float, s: int, a: float, b: float, cap: int = 10**9) -> int:
     "The most answers per worker for which U(a, b) keeps ε per answer (0: none), by doubling then bisection on m."
-    holds = lambda m: _two_layer_fwd(a, b, s, m) <= e          # the r = 0 direction grows with m
-    if not holds(1): return 0
+    holds = lambda m: _two_layer_fwd(a, b, s, m) <= e  # the r = 0 direction grows with m
+    if not holds(1):
+        return 0
     lo = 1
-    while lo < cap and holds(min(2 * lo, cap)): lo = min(2 * lo, cap)
+    while lo < cap and holds(min(2 * lo, cap)):
+        lo = min(2 * lo, cap)
     hi = min(2 * lo, cap + 1)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if holds(mid) else (lo, mid)
     return lo
 
-def two_layer_bounds(epsilon: float, n_classes: int, a: Optional[float] = None, b: Union[float, str, None] = None,
-                     max_answers: Optional[int] = None) -> tuple:
+# %% ../nbs/04_mechanisms.ipynb #3ae6c4b1
+def two_layer_bounds(
+    epsilon: float,
+    n_classes: int,
+    a: Optional[float] = None,
+    b: Union[float, str, None] = None,
+    max_answers: Optional[int] = None,
+) -> tuple:
     "(a, b) whose per-answer ε is `epsilon` for any m (a = p^f; b: min(2a, b_max), 'widest' or a number) or m ≤ max_answers."
-    e, s, M = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes), _check_max_answers(max_answers)
+    e, s, M = (
+        check_positive(epsilon, "epsilon"),
+        _check_n_classes(n_classes),
+        _check_max_answers(max_answers),
+    )
     p = p_flip_from_epsilon(e, s)
     if M is None:
         if a is not None and abs(check_real(a, "a") - p) > 1e-12:
-            most = _two_layer_most_answers(e, s, a, min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)) if 0 <= a < p else 0
-            keep = (f"a={a} keeps epsilon only for workers with at most {most} answers: give max_answers <= {most}"
-                    if most else f"no max_answers keeps epsilon with a={a}")
-            raise ValueError(f"a={a}: for any number of answers the per-answer ε is set by a, so a must be p^f = {p:.6g} "
-                             f"at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a small p_u: no ε "
-                             f"holds); {keep}")
-        b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (1 - 1e-12)
-        b = max(p, min(2 * p, b_max)) if b is None else (b_max if b == "widest" else check_real(b, "b"))
+            most = (
+                _two_layer_most_answers(e, s, a, min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12))
+                if 0 <= a < p
+                else 0
+            )
+            keep = (
+                f"a={a} keeps epsilon only for workers with at most {most} answers: give max_answers <= {most}"
+                if most
+                else f"no max_answers keeps epsilon with a={a}"
+            )
+            raise ValueError(
+                f"a={a}: for any number of answers the per-answer ε is set by a, so a must be p^f = {p:.6g} "
+                f"at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a small p_u: no ε "
+                f"holds); {keep}"
+            )
+        b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (
+            1 - 1e-12
+        )
+        b = (
+            max(p, min(2 * p, b_max))
+            if b is None
+            else (b_max if b == "widest" else check_real(b, "b"))
+        )
         if not p <= b <= b_max:
-            raise ValueError(f"b must lie in [p^f, b_max] = [{p:.6g}, {b_max:.6g}] at epsilon={e} (above it the "
-                             f"reverse direction exceeds epsilon), got {b}")
+            raise ValueError(
+                f"b must lie in [p^f, b_max] = [{p:.6g}, {b_max:.6g}] at epsilon={e} (above it the "
+                f"reverse direction exceeds epsilon), got {b}"
+            )
         return p, b
-    if b is not None: raise ValueError("b is solved from epsilon and max_answers; give a (default 0) instead")
+    if b is not None:
+        raise ValueError("b is solved from epsilon and max_answers; give a (default 0) instead")
     a = 0.0 if a is None else check_real(a, "a")
     if not 0 <= a < p:
-        raise ValueError(f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}")
-    b_hi = lambda a: min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)          # the widest interval above a
+        raise ValueError(
+            f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}"
+        )
+    b_hi = lambda a: min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)  # the widest interval above a
     if _two_layer_fwd(a, b_hi(a), s, M) > e:
-        a_min = brentq(lambda x: _two_layer_fwd(x, b_hi(x), s, M) - e, a, p * (1 - 1e-9), xtol=1e-12)
-        raise ValueError(f"epsilon={e} is not attainable with a={a} for max_answers={M}: the smallest per-answer ε "
-                         f"is {_two_layer_fwd(a, b_hi(a), s, M):.4g} (at b={b_hi(a):.4g}); give a >= {a_min:.4g} "
-                         f"(a = p^f = {p:.4g} holds for any number of answers), or a larger epsilon")
-    b = brentq(lambda x: _two_layer_fwd(a, x, s, M) - e, a + 1e-12 * (p - a), b_hi(a), xtol=1e-15, rtol=1e-15)
+        a_min = brentq(
+            lambda x: _two_layer_fwd(x, b_hi(x), s, M) - e, a, p * (1 - 1e-9), xtol=1e-12
+        )
+        raise ValueError(
+            f"epsilon={e} is not attainable with a={a} for max_answers={M}: the smallest per-answer ε "
+            f"is {_two_layer_fwd(a, b_hi(a), s, M):.4g} (at b={b_hi(a):.4g}); give a >= {a_min:.4g} "
+            f"(a = p^f = {p:.4g} holds for any number of answers), or a larger epsilon"
+        )
+    b = brentq(
+        lambda x: _two_layer_fwd(a, x, s, M) - e,
+        a + 1e-12 * (p - a),
+        b_hi(a),
+        xtol=1e-15,
+        rtol=1e-15,
+    )
     if two_layer_epsilon_per_answer(a, b, s, M) > e + 1e-12:
-        raise ValueError(f"epsilon={e} is not attainable with a={a} for max_answers={M}: with every other answer "
-                         "flipped the reverse direction exceeds it; give a larger a")
+        raise ValueError(
+            f"epsilon={e} is not attainable with a={a} for max_answers={M}: with every other answer "
+            "flipped the reverse direction exceeds it; give a larger a"
+        )
     return a, b
 
+# %% ../nbs/04_mechanisms.ipynb #ab161fc2
 def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
     "sup over m of the two-layer per-answer ε: ln max{(1−a)(s−1)/a, b/((1−b)(s−1))} (inf if a=0 or b=1)."
     s = _check_n_classes(n_classes)
@@ -188,10 +259,12 @@ def laplace_scale(epsilon: float, domain) -> float:
     d = check_domain(domain)
     return float(d[-1] - d[0]) / check_positive(epsilon, "epsilon")
 
+# %% ../nbs/04_mechanisms.ipynb #ce836cd0
 def laplace_scale_paper(epsilon_paper: float, domain) -> float:
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
     return len(check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
 
+# %% ../nbs/04_mechanisms.ipynb #33ce04fc
 def laplace_epsilon(scale: float, domain) -> float:
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
     d, b = check_domain(domain), check_positive(scale, "scale")
@@ -200,53 +273,83 @@ def laplace_epsilon(scale: float, domain) -> float:
 # %% ../nbs/04_mechanisms.ipynb #70f07a70
 def _opendp():
     "OpenDP's prelude with contrib features, or an ImportError naming the extra to install."
-    try: import opendp.prelude as dp
+    try:
+        import opendp.prelude as dp
     except ImportError as e:
-        raise ImportError("secure=True needs OpenDP: pip install 'ldp_truth[secure]' (or pip install 'opendp==0.16.*')") from e
+        raise ImportError(
+            "secure=True needs OpenDP: pip install 'ldp_truth[secure]' (or pip install 'opendp==0.16.*')"
+        ) from e
     dp.enable_features("contrib")
     return dp
 
+# %% ../nbs/04_mechanisms.ipynb #ea03ec5d
 def _opendp_noise(values: np.ndarray, scale: float, kind: str) -> np.ndarray:
     "values + Laplace/Gaussian(scale) noise from OpenDP's exact samplers (vector measurement)."
     dp = _opendp()
     if kind == "laplace":
-        m = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float), scale=scale)
+        m = dp.m.make_laplace(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+            dp.l1_distance(T=float),
+            scale=scale,
+        )
     else:
-        m = dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float), scale=scale)
-    return np.asarray(m([float(v) for v in values]), dtype=np.float64) if len(values) else np.zeros(0)
+        m = dp.m.make_gaussian(
+            dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+            dp.l2_distance(T=float),
+            scale=scale,
+        )
+    return (
+        np.asarray(m([float(v) for v in values]), dtype=np.float64) if len(values) else np.zeros(0)
+    )
 
+# %% ../nbs/04_mechanisms.ipynb #a11b0bb1
 def _uniform(n: int, rng: np.random.Generator, secure: bool) -> np.ndarray:
     "n uniforms on [0, 1)."
-    if not secure: return rng.random(n)
+    if not secure:
+        return rng.random(n)
     return -np.expm1(-np.abs(_opendp_noise(np.zeros(n), 1.0, "laplace")))
 
+# %% ../nbs/04_mechanisms.ipynb #6b36ba3b
 def _exponential(n: int, mean: float, rng: np.random.Generator, secure: bool) -> np.ndarray:
     "n draws from the exponential distribution with the given mean."
-    if not secure: return rng.exponential(mean, n)
+    if not secure:
+        return rng.exponential(mean, n)
     return np.abs(_opendp_noise(np.zeros(n), mean, "laplace"))
 
-def _add_noise(values: np.ndarray, scale, kind: str, rng: np.random.Generator, secure: bool) -> np.ndarray:
+# %% ../nbs/04_mechanisms.ipynb #2efda04c
+def _add_noise(
+    values: np.ndarray, scale, kind: str, rng: np.random.Generator, secure: bool
+) -> np.ndarray:
     "values + Laplace or Gaussian noise; `scale` a float or one scale per value (secure: one OpenDP call per distinct scale)."
     values = np.asarray(values, dtype=np.float64)
     scale = np.broadcast_to(np.asarray(scale, dtype=np.float64), values.shape)
     if not secure:
-        z = rng.laplace(size=values.shape) if kind == "laplace" else rng.standard_normal(values.shape)
+        z = (
+            rng.laplace(size=values.shape)
+            if kind == "laplace"
+            else rng.standard_normal(values.shape)
+        )
         return values + scale * z
     out = np.empty_like(values)
     uniq, inv = np.unique(scale, return_inverse=True)
-    for i, sc in enumerate(uniq):          # a loop over workers' distinct scales: OpenDP measurements take one scale
+    for i, sc in enumerate(
+        uniq  # a loop over workers' distinct scales: OpenDP measurements take one scale
+    ):
         sel = inv == i
         out[sel] = _opendp_noise(values[sel], float(sc), kind)
     return out
 
 # %% ../nbs/04_mechanisms.ipynb #3486232a
-@documented(epsilon="the ε per answer that holds against one who sees the other answers too",
-            secure='whether OpenDP\'s secure samplers draw the noise (False: NumPy, seedable)',
-            protects_null="whether a missing answer (NULL) is as protected as a value",
-            discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
-            max_answers="the most answers per worker for which epsilon holds (None: any number)")
+@documented(
+    epsilon="the ε per answer that holds against one who sees the other answers too",
+    secure='whether OpenDP\'s secure samplers draw the noise (False: NumPy, seedable)',
+    protects_null="whether a missing answer (NULL) is as protected as a value",
+    discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
+    max_answers="the most answers per worker for which epsilon holds (None: any number)",
+)
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
+
     epsilon: float = math.inf
     secure: bool = False
     protects_null: bool = False
@@ -255,17 +358,27 @@ class Mechanism:
 
     def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
         "Refuse a worker with more than `max_answers` answers: the guarantee `epsilon` would not hold for them."
-        if self.max_answers is None or not len(worker): return
+        if self.max_answers is None or not len(worker):
+            return
         most = int(np.bincount(worker, minlength=n_workers).max())
         if most > self.max_answers:
-            raise ValueError(f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
-                             f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a larger max_answers")
+            raise ValueError(
+                f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
+                f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a larger max_answers"
+            )
 
-    def privatize(self, answers: Union[Answers, pd.DataFrame], rng: RngLike = None) -> Union[Answers, pd.DataFrame]:
+    def privatize(
+        self, answers: Union[Answers, pd.DataFrame], rng: RngLike = None
+    ) -> Union[Answers, pd.DataFrame]:
         "Perturb every worker's answers (vectorised): Answers in, Answers out; a (worker, task, label) DataFrame in, one out."
-        if not isinstance(answers, pd.DataFrame): return self._privatize(answers, rng)
+        if not isinstance(answers, pd.DataFrame):
+            return self._privatize(answers, rng)
         kind = "categorical" if self.discrete else "continuous"
-        k = getattr(self, "n_classes", None) if pd.api.types.is_integer_dtype(answers.get("label")) else None
+        k = (
+            getattr(self, "n_classes", None)
+            if pd.api.types.is_integer_dtype(answers.get("label"))
+            else None
+        )
         return self._privatize(Answers.from_frame(answers, kind=kind, n_classes=k), rng).to_frame()
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
@@ -288,33 +401,43 @@ class Mechanism:
 
     def transition_matrix(self) -> np.ndarray:
         "P[x, y] = Pr(output y | input x) for discrete outputs."
-        raise NotImplementedError(f"{type(self).__name__} has continuous outputs: it has no transition matrix")
+        raise NotImplementedError(
+            f"{type(self).__name__} has continuous outputs: it has no transition matrix"
+        )
 
     def _rng(self, rng: RngLike):
         "The generator to use (None when secure: OpenDP draws its own randomness)."
         return None if self.secure else as_generator(rng)
 
     def __repr__(self):
-        args = ", ".join(f"{k}={v!r}" for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items())
+        args = ", ".join(
+            f"{k}={v!r}" for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items()
+        )
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
-    def _repr_args(self) -> dict: return {}
+    def _repr_args(self) -> dict:
+        return {}
 
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
 @documented()
 class NoPrivacy(Mechanism):
     "The identity mechanism (ε = ∞): answers released unchanged; the clean baseline of an experiment."
-    def __init__(self,
-            n_classes: Optional[int] = None):  # the answers' classes (None: any answers)
+
+    def __init__(self, n_classes: Optional[int] = None):  # the answers' classes (None: any answers)
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "The answers themselves (after checking the type, and the classes when `n_classes` is set)."
-        if not isinstance(answers, Answers): raise TypeError(f"answers must be ldp_truth.data.Answers, got {type(answers).__name__}")
-        if self.n_classes is not None and (answers.kind != "categorical" or answers.n_classes != self.n_classes):
-            raise ValueError(f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with {self.n_classes} classes, "
-                             f"got kind={answers.kind!r}, n_classes={answers.n_classes}")
+        if not isinstance(answers, Answers):
+            raise TypeError(f"answers must be ldp_truth.data.Answers, got {type(answers).__name__}")
+        if self.n_classes is not None and (
+            answers.kind != "categorical" or answers.n_classes != self.n_classes
+        ):
+            raise ValueError(
+                f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with {self.n_classes} classes, "
+                f"got kind={answers.kind!r}, n_classes={answers.n_classes}"
+            )
         return answers
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
@@ -323,36 +446,53 @@ class NoPrivacy(Mechanism):
 
     def transition_matrix(self) -> np.ndarray:
         "The K×K identity (needs `n_classes`)."
-        if self.n_classes is None: raise ValueError("NoPrivacy() has no transition matrix without n_classes; use NoPrivacy(n_classes=K)")
+        if self.n_classes is None:
+            raise ValueError(
+                "NoPrivacy() has no transition matrix without n_classes; use NoPrivacy(n_classes=K)"
+            )
         return np.eye(self.n_classes)
 
-    def _repr_args(self): return dict(n_classes=self.n_classes)
+    def _repr_args(self):
+        return dict(n_classes=self.n_classes)
 
 # %% ../nbs/04_mechanisms.ipynb #dc7adf9b
 def _flip(x: np.ndarray, p_flip, k: int, rng, secure: bool) -> np.ndarray:
     "Keep each symbol w.p. 1−p_flip, else output one of the other k−1 symbols uniformly (Li et al. Def. 5.1)."
     return rr_flip(x, _uniform(2 * len(x), rng, secure), p_flip, k)
 
+# %% ../nbs/04_mechanisms.ipynb #4223cd63
 def _class_vector(values, n_classes: int) -> np.ndarray:
     "One worker's categorical vector as floats: class indices 0..K−1 or NaN (NULL)."
     v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 1: raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
+    if v.ndim != 1:
+        raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
     ok = ~np.isnan(v)
     if ((v[ok] != np.round(v[ok])) | (v[ok] < 0) | (v[ok] >= n_classes)).any():
-        raise ValueError(f"values must be class indices in 0..{n_classes - 1} or NaN (NULL), got {np.unique(v[ok])[:10]}")
+        raise ValueError(
+            f"values must be class indices in 0..{n_classes - 1} or NaN (NULL), got {np.unique(v[ok])[:10]}"
+        )
     return v
 
+# %% ../nbs/04_mechanisms.ipynb #6b53f092
 def _check_answers(answers: Answers, kind: str, n_classes: Optional[int] = None) -> None:
     "Raise unless `answers` is an Answers of the right kind (and number of classes)."
-    if not isinstance(answers, Answers): raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
+    if not isinstance(answers, Answers):
+        raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
     if kind == "categorical" and answers.kind != "categorical":
-        raise ValueError("answers must be categorical (class indices) for this mechanism, got continuous answers")
+        raise ValueError(
+            "answers must be categorical (class indices) for this mechanism, got continuous answers"
+        )
     if n_classes is not None and answers.n_classes != n_classes:
-        raise ValueError(f"answers have n_classes={answers.n_classes} but the mechanism has n_classes={n_classes}")
+        raise ValueError(
+            f"answers have n_classes={answers.n_classes} but the mechanism has n_classes={n_classes}"
+        )
 
+# %% ../nbs/04_mechanisms.ipynb #76b85f7c
 class _FlipMechanism(Mechanism):
     "Shared code: categorical answers flipped with a per-worker probability."
+
     discrete = True
+
     def _worker_p(self, n_workers: int, rng, secure: bool) -> np.ndarray:
         "Flip probability of each worker."
         raise NotImplementedError
@@ -363,7 +503,9 @@ class _FlipMechanism(Mechanism):
         self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         p = self._worker_p(answers.n_workers, g, self.secure)
-        p = p[0] if (p == p[0]).all() else p[answers.worker]   # one shared probability: no per-answer array
+        p = (
+            p[0] if (p == p[0]).all() else p[answers.worker]
+        )  # one shared probability: no per-answer array
         return answers.with_values(_flip(answers.value, p, self.n_classes, g, self.secure))
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
@@ -377,6 +519,7 @@ class _FlipMechanism(Mechanism):
         out[ok] = _flip(v[ok].astype(np.int64), p, self.n_classes, g, self.secure)
         return out
 
+# %% ../nbs/04_mechanisms.ipynb #431f91b4
 def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
     "k×k channel of Def. 5.1: 1−p on the diagonal, p/(k−1) elsewhere."
     return np.full((k, k), p_flip / (k - 1)) + np.eye(k) * (1 - p_flip - p_flip / (k - 1))
@@ -384,31 +527,52 @@ def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
 # %% ../nbs/04_mechanisms.ipynb #49765525
 NULL_LABEL = "NULL"
 
+
 def with_null_class(classes) -> np.ndarray:
     "The class labels with \"NULL\" appended as the last class (an object array, so integer labels stay integers)."
     classes = np.asarray(classes)
     if (classes.astype(str) == NULL_LABEL).any():
-        raise ValueError(f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own")
+        raise ValueError(
+            f"classes already contain {NULL_LABEL!r}; the NULL report needs a class of its own"
+        )
     return np.array(list(classes) + [NULL_LABEL], dtype=object)
 
-@documented(n_symbols="the output symbols: n_classes, plus one with null=True",
-            p_keep="the chance that an answer is reported unchanged")
+# %% ../nbs/04_mechanisms.ipynb #60c0b511
+@documented(
+    n_symbols="the output symbols: n_classes, plus one with null=True",
+    p_keep="the chance that an answer is reported unchanged",
+)
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9 for k=2); `null=True`: NULL as one more symbol (Sun et al. eq. 8)."
-    def __init__(self,
-            epsilon: float,  # the ε per answer
-            n_classes: int,  # the answers' classes K
-            null: bool = False,  # NULL as one more symbol, every cell perturbed (Sun et al. eq. 8)
-            secure: bool = False,  # noise from OpenDP's cryptographic samplers
-            max_cells: int = 2 * 10**7):  # null=True: the most workers × tasks cells to perturb
-        self.epsilon, self.n_classes = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
-        if not isinstance(null, (bool, np.bool_)): raise TypeError(f"null must be True or False, got {null!r}")
-        self.null, self.secure, self.max_cells, self.protects_null = bool(null), bool(secure), int(max_cells), bool(null)
+
+    def __init__(
+        self,
+        epsilon: float,  # the ε per answer
+        n_classes: int,  # the answers' classes K
+        null: bool = False,  # NULL as one more symbol, every cell perturbed (Sun et al. eq. 8)
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        max_cells: int = 2 * 10**7,  # null=True: the most workers × tasks cells to perturb
+    ):
+        self.epsilon, self.n_classes = (
+            check_positive(epsilon, "epsilon"),
+            _check_n_classes(n_classes),
+        )
+        if not isinstance(null, (bool, np.bool_)):
+            raise TypeError(f"null must be True or False, got {null!r}")
+        self.null, self.secure, self.max_cells, self.protects_null = (
+            bool(null),
+            bool(secure),
+            int(max_cells),
+            bool(null),
+        )
         self.n_symbols = self.n_classes + self.null
         self.p_keep = rr_keep_probability(self.epsilon, self.n_symbols)
 
-    def _worker_p(self, n_workers, rng, secure): return np.full(n_workers, 1 - self.p_keep)
-    def _repr_args(self): return dict(n_classes=self.n_classes, null=self.null)
+    def _worker_p(self, n_workers, rng, secure):
+        return np.full(n_workers, 1 - self.p_keep)
+
+    def _repr_args(self):
+        return dict(n_classes=self.n_classes, null=self.null)
 
     def transition_matrix(self) -> np.ndarray:
         "P[x, y]; with null=True the NULL symbol is index n_classes (last row/column)."
@@ -416,26 +580,41 @@ class RandomizedResponse(_FlipMechanism):
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Perturb every answer; with null=True every (worker, task) cell, NULL reports kept as class n_classes (\"NULL\")."
-        if not self.null: return super()._privatize(answers, rng)
+        if not self.null:
+            return super()._privatize(answers, rng)
         _check_answers(answers, "categorical", self.n_classes)
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
-            raise ValueError(f"RR with null=True perturbs all {W}×{T} = {W*T} cells (> max_cells={self.max_cells}); "
-                             "pass a larger max_cells to RandomizedResponse to allow it")
+            raise ValueError(
+                f"RR with null=True perturbs all {W}×{T} = {W * T} cells (> max_cells={self.max_cells}); "
+                "pass a larger max_cells to RandomizedResponse to allow it"
+            )
         classes = with_null_class(answers.classes)
         g = self._rng(rng)
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = answers.value
         out = _flip(cells, 1 - self.p_keep, K + 1, g, self.secure)
-        return Answers(np.repeat(np.arange(W), T), np.tile(np.arange(T), W), out, n_workers=W, n_tasks=T,
-                       n_classes=K + 1, workers=answers.workers, tasks=answers.tasks, classes=classes)
+        return Answers(
+            np.repeat(np.arange(W), T),
+            np.tile(np.arange(T), W),
+            out,
+            n_workers=W,
+            n_tasks=T,
+            n_classes=K + 1,
+            workers=answers.workers,
+            tasks=answers.tasks,
+            classes=classes,
+        )
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "Perturb one worker's vector; with null=True NaN cells are perturbed too (NaN in the output = NULL)."
-        if not self.null: return super().privatize_worker(values, rng)
+        if not self.null:
+            return super().privatize_worker(values, rng)
         v = _class_vector(values, self.n_classes)
         x = np.where(np.isnan(v), self.n_classes, v).astype(np.int64)
-        out = _flip(x, 1 - self.p_keep, self.n_symbols, self._rng(rng), self.secure).astype(np.float64)
+        out = _flip(x, 1 - self.p_keep, self.n_symbols, self._rng(rng), self.secure).astype(
+            np.float64
+        )
         out[out == self.n_classes] = np.nan
         return out
 
@@ -443,10 +622,13 @@ class RandomizedResponse(_FlipMechanism):
 @documented()
 class OneLayer(_FlipMechanism):
     "Li et al. KDD'18 one-layer mechanism (Def. 5.1, Alg. 1): every worker flips each answer with probability p_flip."
-    def __init__(self,
-            p_flip: float,  # the chance that an answer is replaced by one of the other classes
-            n_classes: int,  # the answers' classes K
-            secure: bool = False):  # noise from OpenDP's cryptographic samplers
+
+    def __init__(
+        self,
+        p_flip: float,  # the chance that an answer is replaced by one of the other classes
+        n_classes: int,  # the answers' classes K
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+    ):
         self.n_classes = _check_n_classes(n_classes)
         self.p_flip, self.secure = _check_p_flip(p_flip, self.n_classes), bool(secure)
         self.epsilon = one_layer_epsilon(self.p_flip, self.n_classes)
@@ -456,96 +638,145 @@ class OneLayer(_FlipMechanism):
         "The one-layer mechanism with ε = epsilon (inverting Theorem 6.2)."
         return cls(p_flip_from_epsilon(epsilon, n_classes), n_classes, secure=secure)
 
-    def _worker_p(self, n_workers, rng, secure): return np.full(n_workers, self.p_flip)
-    def transition_matrix(self) -> np.ndarray: return _flip_matrix(self.p_flip, self.n_classes)
-    def _repr_args(self): return dict(p_flip=self.p_flip, n_classes=self.n_classes)
+    def _worker_p(self, n_workers, rng, secure):
+        return np.full(n_workers, self.p_flip)
 
+    def transition_matrix(self) -> np.ndarray:
+        return _flip_matrix(self.p_flip, self.n_classes)
+
+    def _repr_args(self):
+        return dict(p_flip=self.p_flip, n_classes=self.n_classes)
+
+# %% ../nbs/04_mechanisms.ipynb #173c907e
 @documented(epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored")
 class TwoLayer(_FlipMechanism):
     "Li et al. KDD'18 two-layer mechanism (Alg. 2): each worker draws p_u ~ U(a, b) once, then flips with it."
-    def __init__(self,
-            a: float,  # each worker's flip probability p_u ~ U(a, b), 0 ≤ a < b ≤ (K−1)/K
-            b: float,  # the upper end of p_u's range
-            n_classes: int,  # the answers' classes K
-            max_answers: Optional[int] = None,  # epsilon holds up to this many answers per worker
-            secure: bool = False):  # noise from OpenDP's cryptographic samplers
+
+    def __init__(
+        self,
+        a: float,  # each worker's flip probability p_u ~ U(a, b), 0 ≤ a < b ≤ (K−1)/K
+        b: float,  # the upper end of p_u's range
+        n_classes: int,  # the answers' classes K
+        max_answers: Optional[int] = None,  # epsilon holds up to this many answers per worker
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+    ):
         self.n_classes = _check_n_classes(n_classes)
         self.a, self.b = _check_ab(a, b, self.n_classes)
         self.secure, self.max_answers = bool(secure), _check_max_answers(max_answers)
-        self.epsilon_marginal = two_layer_epsilon_marginal(self.a, self.b, self.n_classes)   # the paper's Thm 6.3
-        self.epsilon = (two_layer_epsilon_limit(self.a, self.b, self.n_classes) if self.max_answers is None
-                        else two_layer_epsilon_per_answer(self.a, self.b, self.n_classes, self.max_answers))
+        self.epsilon_marginal = two_layer_epsilon_marginal(
+            self.a, self.b, self.n_classes
+        )  # the paper's Thm 6.3
+        self.epsilon = (
+            two_layer_epsilon_limit(self.a, self.b, self.n_classes)
+            if self.max_answers is None
+            else two_layer_epsilon_per_answer(self.a, self.b, self.n_classes, self.max_answers)
+        )
 
     @classmethod
-    def from_epsilon(cls, epsilon: float, n_classes: int, a: Optional[float] = None, b: Optional[float] = None,
-                     max_answers: Optional[int] = None, secure: bool = False) -> "TwoLayer":
+    def from_epsilon(
+        cls,
+        epsilon: float,
+        n_classes: int,
+        a: Optional[float] = None,
+        b: Optional[float] = None,
+        max_answers: Optional[int] = None,
+        secure: bool = False,
+    ) -> "TwoLayer":
         "The two-layer mechanism whose per-answer ε is `epsilon` for any m, or for workers with ≤ max_answers answers."
         a, b = two_layer_bounds(epsilon, n_classes, a, b, max_answers)
         return cls(a, b, n_classes, max_answers=max_answers, secure=secure)
 
     @classmethod
-    def from_paper(cls, epsilon_thm63: float, n_classes: int, a: float = 0.0, secure: bool = False) -> "TwoLayer":
+    def from_paper(
+        cls, epsilon_thm63: float, n_classes: int, a: float = 0.0, secure: bool = False
+    ) -> "TwoLayer":
         "Li et al.'s parameterisation: (a+b)/2 = p^f of Theorem 6.2 (Theorem 6.4), so Theorem 6.3 gives epsilon_thm63."
         s = _check_n_classes(n_classes)
         p = (s - 1) / (math.exp(check_nonnegative(epsilon_thm63, "epsilon_thm63")) + s - 1)
         a = check_real(a, "a")
         if not max(0.0, 2 * p - 1) <= a <= p:
-            raise ValueError(f"a must lie in [max(0, 2p^f - 1), p^f] = [{max(0.0, 2 * p - 1):.4g}, {p:.4g}] at "
-                             f"epsilon_thm63={epsilon_thm63}, got {a}")
+            raise ValueError(
+                f"a must lie in [max(0, 2p^f - 1), p^f] = [{max(0.0, 2 * p - 1):.4g}, {p:.4g}] at "
+                f"epsilon_thm63={epsilon_thm63}, got {a}"
+            )
         return cls(a, 2 * p - a, s, secure=secure)
 
     def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
         "Exact per-answer ε for a worker with m answers (unbounded in m when a = 0)."
         return two_layer_epsilon_per_answer(self.a, self.b, self.n_classes, m)
 
-    def _worker_p(self, n_workers, rng, secure): return self.a + (self.b - self.a) * _uniform(n_workers, rng, secure)
+    def _worker_p(self, n_workers, rng, secure):
+        return self.a + (self.b - self.a) * _uniform(n_workers, rng, secure)
+
     def transition_matrix(self) -> np.ndarray:
         "Marginal channel of ONE answer (flip probability (a+b)/2); a worker's answers share p_u."
         return _flip_matrix((self.a + self.b) / 2, self.n_classes)
-    def _repr_args(self): return dict(a=self.a, b=self.b, n_classes=self.n_classes, max_answers=self.max_answers)
+
+    def _repr_args(self):
+        return dict(a=self.a, b=self.b, n_classes=self.n_classes, max_answers=self.max_answers)
 
 # %% ../nbs/04_mechanisms.ipynb #eb9ebb45
 def _domain_values(answers: Answers, domain: np.ndarray) -> np.ndarray:
     "Answers' values on the numeric domain Γ (class index → domain value), validated."
     if answers.kind == "categorical":
         if answers.n_classes != len(domain):
-            raise ValueError(f"answers have n_classes={answers.n_classes} but domain has {len(domain)} values; "
-                             "class index c maps to domain[c]")
+            raise ValueError(
+                f"answers have n_classes={answers.n_classes} but domain has {len(domain)} values; "
+                "class index c maps to domain[c]"
+            )
         return domain[answers.value]
     bad = ~np.isin(answers.value, domain)
-    if bad.any(): raise ValueError(f"values {np.unique(answers.value[bad])[:5]} are outside the domain {domain}")
+    if bad.any():
+        raise ValueError(
+            f"values {np.unique(answers.value[bad])[:5]} are outside the domain {domain}"
+        )
     return answers.value
 
+# %% ../nbs/04_mechanisms.ipynb #58d21cae
 def _worker_domain_vector(values, domain: np.ndarray) -> np.ndarray:
     "One worker's vector of domain values (NaN = NULL), validated."
     v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 1: raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
+    if v.ndim != 1:
+        raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
     ok = ~np.isnan(v)
-    if (~np.isin(v[ok], domain)).any(): raise ValueError(f"values {np.unique(v[ok][~np.isin(v[ok], domain)])[:5]} are outside the domain {domain}")
+    if (~np.isin(v[ok], domain)).any():
+        raise ValueError(
+            f"values {np.unique(v[ok][~np.isin(v[ok], domain)])[:5]} are outside the domain {domain}"
+        )
     return v
 
+# %% ../nbs/04_mechanisms.ipynb #db09b1ad
 def _all_cells(n_workers: int, n_tasks: int, max_cells: int, who: str) -> tuple:
     "(worker, task) of every cell, worker-major; raise above max_cells."
     if n_workers * n_tasks > max_cells:
-        raise ValueError(f"{who} fills all {n_workers}×{n_tasks} = {n_workers*n_tasks} cells (> max_cells={max_cells}); "
-                         "pass a larger max_cells to allow it")
+        raise ValueError(
+            f"{who} fills all {n_workers}×{n_tasks} = {n_workers * n_tasks} cells (> max_cells={max_cells}); "
+            "pass a larger max_cells to allow it"
+        )
     return np.repeat(np.arange(n_workers), n_tasks), np.tile(np.arange(n_tasks), n_workers)
 
+# %% ../nbs/04_mechanisms.ipynb #9df3316b
 def _paper_args(mech) -> dict:
     "The paper's number, when the mechanism was built by its paper name."
     return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
 
-@documented(scale="the Laplace noise scale",
-            epsilon_paper="from_paper: the paper's ε (None otherwise)")
+# %% ../nbs/04_mechanisms.ipynb #36a8cfac
+@documented(
+    scale="the Laplace noise scale", epsilon_paper="from_paper: the paper's ε (None otherwise)"
+)
 class LaplacePerturbation(Mechanism):
     "Sun et al. LP: fill NULLs (eq. 6), then add Laplace noise to every cell (eq. 7), scale Δ/ε so that ε holds."
+
     epsilon_paper: Optional[float] = None
-    def __init__(self,
-            epsilon: float,  # the ε per cell
-            domain,  # the answers' values Γ (their range is the sensitivity)
-            null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, or None
-            secure: bool = False,  # noise from OpenDP's cryptographic samplers
-            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will fill and perturb
+
+    def __init__(
+        self,
+        epsilon: float,  # the ε per cell
+        domain,  # the answers' values Γ (their range is the sensitivity)
+        null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, or None
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will fill and perturb
+    ):
         d = check_domain(domain)
         self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
 
@@ -557,18 +788,33 @@ class LaplacePerturbation(Mechanism):
         mech.epsilon_paper = float(epsilon_paper)
         return mech
 
-    def _setup(self, scale: float, domain: np.ndarray, null_fill="uniform", secure: bool = False,
-               max_cells: int = 2 * 10**7) -> None:
+    def _setup(
+        self,
+        scale: float,
+        domain: np.ndarray,
+        null_fill="uniform",
+        secure: bool = False,
+        max_cells: int = 2 * 10**7,
+    ) -> None:
         "Set the noise scale, the NULL filling and the exact ε."
         if not (null_fill is None or null_fill == "uniform"):
             if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in domain:
-                raise ValueError(f"null_fill must be 'uniform', None or a value in the domain {domain}, got {null_fill!r}")
-        self.domain, self.null_fill, self.secure, self.max_cells = domain, null_fill, bool(secure), int(max_cells)
+                raise ValueError(
+                    f"null_fill must be 'uniform', None or a value in the domain {domain}, got {null_fill!r}"
+                )
+        self.domain, self.null_fill, self.secure, self.max_cells = (
+            domain,
+            null_fill,
+            bool(secure),
+            int(max_cells),
+        )
         self.protects_null = null_fill is not None
         self.scale, self.epsilon = scale, laplace_epsilon(scale, domain)
+
     def _fill(self, n: int, rng) -> np.ndarray:
         "n fill values for NULL cells (eq. 6)."
-        if self.null_fill == "uniform": return as_generator(rng).choice(self.domain, n)
+        if self.null_fill == "uniform":
+            return as_generator(rng).choice(self.domain, n)
         return np.full(n, float(self.null_fill))
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
@@ -577,15 +823,25 @@ class LaplacePerturbation(Mechanism):
         g = as_generator(rng)
         x = _domain_values(answers, self.domain)
         if self.null_fill is None:
-            return answers.with_values(_add_noise(x, self.scale, "laplace", g, self.secure), kind="continuous")
+            return answers.with_values(
+                _add_noise(x, self.scale, "laplace", g, self.secure), kind="continuous"
+            )
         W, T = answers.n_workers, answers.n_tasks
         w, t = _all_cells(W, T, self.max_cells, "LaplacePerturbation with null_fill")
         cells = np.full(W * T, np.nan)
         cells[answers.worker.astype(np.int64) * T + answers.task] = x
         null = np.isnan(cells)
         cells[null] = self._fill(int(null.sum()), g)
-        return Answers(w, t, _add_noise(cells, self.scale, "laplace", g, self.secure), kind="continuous",
-                       n_workers=W, n_tasks=T, workers=answers.workers, tasks=answers.tasks)
+        return Answers(
+            w,
+            t,
+            _add_noise(cells, self.scale, "laplace", g, self.secure),
+            kind="continuous",
+            n_workers=W,
+            n_tasks=T,
+            workers=answers.workers,
+            tasks=answers.tasks,
+        )
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's vector of domain values (NaN = NULL) → noisy vector (NULLs filled first unless null_fill=None)."
@@ -600,40 +856,62 @@ class LaplacePerturbation(Mechanism):
         v[null] = self._fill(int(null.sum()), g)
         return _add_noise(v, self.scale, "laplace", g, self.secure)
 
-    def _repr_args(self): return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
+    def _repr_args(self):
+        return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
 
 # %% ../nbs/04_mechanisms.ipynb #7082e1de
 def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
     "Pure ε of ONE answer with unknown variance ~ Exp(rate λ₂): the output is Laplace(1/√(2λ₂)), so ε = Δ√(2λ₂)."
     return check_positive(sensitivity, "sensitivity") * math.sqrt(2 * check_positive(lam2, "lam2"))
 
+# %% ../nbs/04_mechanisms.ipynb #eb984d0e
 def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
     "The rate λ₂ = ε²/(2Δ²) whose one-answer ε (variance unknown) is `epsilon`: the inverse of Δ√(2λ₂)."
-    return check_positive(epsilon, "epsilon") ** 2 / (2 * check_positive(sensitivity, "sensitivity") ** 2)
+    return check_positive(epsilon, "epsilon") ** 2 / (
+        2 * check_positive(sensitivity, "sensitivity") ** 2
+    )
 
+# %% ../nbs/04_mechanisms.ipynb #193510a1
 @documented()
 class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: per-worker variance δ² ~ Exp(rate λ₂), then N(0, δ²) noise on each answer."
-    def __init__(self,
-            epsilon: Optional[float] = None,  # the ε for a worker with one answer (needs domain)
-            domain=None,  # the answers' values (their range is the sensitivity)
-            lam2: Optional[float] = None,  # or the paper's rate λ₂ (then epsilon = inf)
-            secure: bool = False):  # noise from OpenDP's cryptographic samplers
+
+    def __init__(
+        self,
+        epsilon: Optional[float] = None,  # the ε for a worker with one answer (needs domain)
+        domain=None,  # the answers' values (their range is the sensitivity)
+        lam2: Optional[float] = None,  # or the paper's rate λ₂ (then epsilon = inf)
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+    ):
         self.secure = bool(secure)
         if lam2 is not None:
             if epsilon is not None or domain is not None:
-                raise ValueError("give epsilon with domain (the guarantee) or lam2 (the paper's rate), not both")
-            self.lam2, self.domain, self.max_answers, self.epsilon = check_positive(lam2, "lam2"), None, None, math.inf
+                raise ValueError(
+                    "give epsilon with domain (the guarantee) or lam2 (the paper's rate), not both"
+                )
+            self.lam2, self.domain, self.max_answers, self.epsilon = (
+                check_positive(lam2, "lam2"),
+                None,
+                None,
+                math.inf,
+            )
             return
         if epsilon is None:
-            raise ValueError("GaussianExpVariance needs epsilon and domain, or lam2=... (the paper's rate)")
+            raise ValueError(
+                "GaussianExpVariance needs epsilon and domain, or lam2=... (the paper's rate)"
+            )
         e = check_positive(epsilon, "epsilon")
         if domain is None:
-            raise ValueError(f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
-                             "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate")
+            raise ValueError(
+                f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
+                "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate"
+            )
         self.domain = check_domain(domain)
         spread = float(self.domain[-1] - self.domain[0])
-        self.lam2, self.max_answers = exp_variance_lam2(e, spread), 1         # a 2nd answer reveals the variance
+        self.lam2, self.max_answers = (
+            exp_variance_lam2(e, spread),
+            1,
+        )  # a 2nd answer reveals the variance
         self.epsilon = exp_variance_epsilon_unknown(self.lam2, spread)
 
     def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
@@ -644,10 +922,14 @@ class GaussianExpVariance(Mechanism):
 
     def _check_range(self, values: np.ndarray) -> None:
         "With a domain, every value must lie in [min Γ, max Γ] (the sensitivity the guarantee assumes)."
-        if self.domain is None: return
+        if self.domain is None:
+            return
         out = values[(values < self.domain[0]) | (values > self.domain[-1])]
-        if len(out): raise ValueError(f"values {np.unique(out)[:5]} lie outside the domain's range "
-                                      f"[{self.domain[0]:g}, {self.domain[-1]:g}]")
+        if len(out):
+            raise ValueError(
+                f"values {np.unique(out)[:5]} lie outside the domain's range "
+                f"[{self.domain[0]:g}, {self.domain[-1]:g}]"
+            )
 
     def worker_variances(self, n_workers: int, rng: RngLike = None) -> np.ndarray:
         "Each worker's private noise variance δ_s² ~ Exp(rate λ₂) (mean 1/λ₂)."
@@ -657,18 +939,26 @@ class GaussianExpVariance(Mechanism):
         "Add N(0, δ_s²) to every answer of worker s (continuous answers)."
         _check_answers(answers, "any")
         if answers.kind != "continuous":
-            raise ValueError("GaussianExpVariance needs continuous answers (kind='continuous'); class indices are not numbers")
+            raise ValueError(
+                "GaussianExpVariance needs continuous answers (kind='continuous'); class indices are not numbers"
+            )
         self._check_range(answers.value)
         self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         sd = np.sqrt(self.worker_variances(answers.n_workers, g))
-        return answers.with_values(_add_noise(answers.value, sd[answers.worker], "gaussian", g, self.secure))
+        return answers.with_values(
+            _add_noise(answers.value, sd[answers.worker], "gaussian", g, self.secure)
+        )
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's vector (NaN = NULL stays NULL) plus N(0, δ²) noise with one δ² for the whole vector."
         v = np.asarray(values, dtype=np.float64)
-        if v.ndim != 1: raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
-        if np.isinf(v).any(): raise ValueError("values must be finite numbers or NaN (NULL)")
+        if v.ndim != 1:
+            raise ValueError(
+                f"values must be one worker's 1-D vector over tasks, got shape {v.shape}"
+            )
+        if np.isinf(v).any():
+            raise ValueError("values must be finite numbers or NaN (NULL)")
         self._check_range(v[~np.isnan(v)])
         self._check_answer_counts(np.zeros(int((~np.isnan(v)).sum()), np.int64), 1)
         g = self._rng(rng)
@@ -678,7 +968,10 @@ class GaussianExpVariance(Mechanism):
         return out
 
     def _repr_args(self):
-        return dict(lam2=self.lam2, **({} if self.domain is None else dict(domain=self.domain.tolist(), max_answers=1)))
+        return dict(
+            lam2=self.lam2,
+            **({} if self.domain is None else dict(domain=self.domain.tolist(), max_answers=1)),
+        )
 
 # %% ../nbs/04_mechanisms.ipynb #3d3b7c2f
 def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
@@ -686,43 +979,61 @@ def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
     V = as_generator(rng).standard_normal((d, n_tasks))
     return V / np.abs(V).sum(0, keepdims=True)
 
-def mf_statistics(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
-                  weight: Optional[np.ndarray] = None) -> tuple:
+# %% ../nbs/04_mechanisms.ipynb #38f23846
+def mf_statistics(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    n_workers: int,
+    V: np.ndarray,
+    weight: Optional[np.ndarray] = None,
+) -> tuple:
     "Every worker's G_i = Σ_{j∈T_i} w_j v_j v_jᵀ (n_workers × d × d) and b_i = Σ_{j∈T_i} w_j a_ij v_j (n_workers × d); w = 1 by default."
     d, n_tasks = V.shape
     w = np.ones(len(task)) if weight is None else np.asarray(weight, dtype=np.float64)
     M = sp.csr_matrix((w, (worker, task)), shape=(n_workers, n_tasks))
     G = np.empty((n_workers, d, d))
-    for e in range(d):                                   # a loop over the d dimensions keeps memory O(n_tasks·d)
-        G[:, e, :] = M @ (V.T * V[e][:, None])           # G_i[e, f] = Σ_{j∈T_i} v_ej v_fj
+    for e in range(d):  # a loop over the d dimensions keeps memory O(n_tasks·d)
+        G[:, e, :] = M @ (V.T * V[e][:, None])  # G_i[e, f] = Σ_{j∈T_i} v_ej v_fj
     b = np.asarray(sp.csr_matrix((w * value, (worker, task)), shape=(n_workers, n_tasks)) @ V.T)
     return G, b
 
+# %% ../nbs/04_mechanisms.ipynb #cd9f6344
 def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
     "Exact argmin of Sun et al.'s L_DP (eq. 9) for every worker: u_i = G_i⁺ c_i, c_i = b_i − η_i (minimum norm if |T_i| < d)."
     return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
-@documented(scale="the Laplace scale of the objective noise",
-            epsilon_paper="from_paper: the paper's ε (None otherwise)")
+# %% ../nbs/04_mechanisms.ipynb #dd99d1db
+@documented(
+    scale="the Laplace scale of the objective noise",
+    epsilon_paper="from_paper: the paper's ε (None otherwise)",
+)
 class MatrixFactorization(Mechanism):
     "Sun et al. MF perturbation (Alg. 2): u_i = argmin L_DP with Lap(scale) objective noise; the worker sends u_i V."
+
     epsilon_paper: Optional[float] = None
-    def __init__(self,
-            d: int,  # the factorization's dimension (rows of V)
-            domain,  # the answers' values Γ
-            scale: float,  # the Laplace scale of the objective noise η
-            rng: RngLike = None,  # the server's generator of the task profiles V
-            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
-            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
-            secure: bool = False,  # noise from OpenDP's cryptographic samplers
-            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
+
+    def __init__(
+        self,
+        d: int,  # the factorization's dimension (rows of V)
+        domain,  # the answers' values Γ
+        scale: float,  # the Laplace scale of the objective noise η
+        rng: RngLike = None,  # the server's generator of the task profiles V
+        n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+        V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
+    ):
         self.domain = check_domain(domain)
         self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
         self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
-        self.epsilon = laplace_epsilon(self.scale, self.domain)       # value changes only: protects_null is False
+        self.epsilon = laplace_epsilon(
+            self.scale, self.domain
+        )  # value changes only: protects_null is False
         self.V = None if V is None else self._check_V(np.asarray(V, dtype=np.float64))
-        if self.V is None and n_tasks is not None: self.task_profiles(n_tasks)
+        if self.V is None and n_tasks is not None:
+            self.task_profiles(n_tasks)
 
     @classmethod
     def from_paper(cls, epsilon_paper: float, d: int, domain, **kw) -> "MatrixFactorization":
@@ -733,15 +1044,20 @@ class MatrixFactorization(Mechanism):
 
     def _check_V(self, V: np.ndarray) -> np.ndarray:
         "A given task-profile matrix: d rows, every column's 1-norm <= 1."
-        if V.ndim != 2 or V.shape[0] != self.d: raise ValueError(f"V must have shape (d={self.d}, n_tasks), got {V.shape}")
-        if (np.abs(V).sum(0) > 1 + 1e-12).any(): raise ValueError("every column of V must have 1-norm <= 1 (Sun et al. §V)")
+        if V.ndim != 2 or V.shape[0] != self.d:
+            raise ValueError(f"V must have shape (d={self.d}, n_tasks), got {V.shape}")
+        if (np.abs(V).sum(0) > 1 + 1e-12).any():
+            raise ValueError("every column of V must have 1-norm <= 1 (Sun et al. §V)")
         return V
 
     def task_profiles(self, n_tasks: int) -> np.ndarray:
         "V for n_tasks tasks: drawn on first use (server's rng), then fixed; a different n_tasks is an error."
-        if self.V is None: self.V = mf_task_profiles(self.d, int(n_tasks), self._server_rng)
+        if self.V is None:
+            self.V = mf_task_profiles(self.d, int(n_tasks), self._server_rng)
         if self.V.shape[1] != n_tasks:
-            raise ValueError(f"this mechanism's V covers n_tasks={self.V.shape[1]} tasks, got a vector/answers with {n_tasks}")
+            raise ValueError(
+                f"this mechanism's V covers n_tasks={self.V.shape[1]} tasks, got a vector/answers with {n_tasks}"
+            )
         return self.V
 
     def _noisy_b(self, b: np.ndarray, g) -> np.ndarray:
@@ -759,92 +1075,162 @@ class MatrixFactorization(Mechanism):
         W, T = answers.n_workers, answers.n_tasks
         w, t = _all_cells(W, T, self.max_cells, type(self).__name__)
         V = self.task_profiles(T)
-        U = self._profiles(answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng))
-        return Answers(w, t, (U @ V).ravel(), kind="continuous", n_workers=W, n_tasks=T, workers=answers.workers,
-                       tasks=answers.tasks)
+        U = self._profiles(
+            answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng)
+        )
+        return Answers(
+            w,
+            t,
+            (U @ V).ravel(),
+            kind="continuous",
+            n_workers=W,
+            n_tasks=T,
+            workers=answers.workers,
+            tasks=answers.tasks,
+        )
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's vector of domain values over all tasks (NaN = NULL) → u V (a value for every task)."
         v = _worker_domain_vector(values, self.domain)
         if self.V is not None and len(v) != self.V.shape[1]:
-            raise ValueError(f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}")
+            raise ValueError(
+                f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}"
+            )
         V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
         return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
 
-    def _repr_args(self): return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
+    def _repr_args(self):
+        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
-def mf_huber_solve(worker: np.ndarray, task: np.ndarray, value: np.ndarray, n_workers: int, V: np.ndarray,
-                   eta: np.ndarray, bound: float, ridge: float, n_iter: int = 50, tol: float = 1e-9) -> np.ndarray:
+def mf_huber_solve(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    n_workers: int,
+    V: np.ndarray,
+    eta: np.ndarray,
+    bound: float,
+    ridge: float,
+    n_iter: int = 50,
+    tol: float = 1e-9,
+) -> np.ndarray:
     "Every worker's argmin of Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i (Huber ρ_B, ridge λ > 0): Newton, then IRLS."
     d, n_tasks = V.shape
     ridge_I, Vt = ridge * np.eye(d), V.T
     U = np.zeros((n_workers, d))
-    for newton in (True, False):                 # Newton is exact on each quadratic piece; IRLS (monotone) if it stalls
-        for _ in range(n_iter if newton else 10 * n_iter):          # iterations, each vectorised over all workers
+    for newton in (
+        True,
+        False,  # Newton is exact on each quadratic piece; IRLS (monotone) if it stalls
+    ):
+        for _ in range(
+            n_iter if newton else 10 * n_iter  # iterations, each vectorised over all workers
+        ):
             r = value - np.einsum("ad,ad->a", U[worker], Vt[task])
             ar = np.abs(r)
             if newton:
-                G, _ = mf_statistics(worker, task, value, n_workers, V, weight=(ar < bound).astype(np.float64))
-                psi_v = np.asarray(sp.csr_matrix((np.clip(r, -bound, bound), (worker, task)), shape=(n_workers, n_tasks)) @ Vt)
+                G, _ = mf_statistics(
+                    worker, task, value, n_workers, V, weight=(ar < bound).astype(np.float64)
+                )
+                psi_v = np.asarray(
+                    sp.csr_matrix(
+                        (np.clip(r, -bound, bound), (worker, task)), shape=(n_workers, n_tasks)
+                    )
+                    @ Vt
+                )
                 step = np.linalg.solve(G + ridge_I, (psi_v - ridge * U - eta)[..., None])[..., 0]
             else:
-                w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))   # ψ_B(r)/r
+                w = np.where(ar <= bound, 1.0, bound / np.where(ar <= bound, 1.0, ar))  # ψ_B(r)/r
                 G, b = mf_statistics(worker, task, value, n_workers, V, weight=w)
                 step = np.linalg.solve(G + ridge_I, (b - eta)[..., None])[..., 0] - U
             U += step
-            if np.abs(step).max(initial=0.0) <= tol * max(1.0, np.abs(U).max(initial=0.0)): return U
+            if np.abs(step).max(initial=0.0) <= tol * max(1.0, np.abs(U).max(initial=0.0)):
+                return U
     return U
 
-def mf_profile_logpdf(u: np.ndarray, values: np.ndarray, V: np.ndarray, scale: float, bound: float = math.inf,
-                      ridge: float = 0.0) -> np.ndarray:
+# %% ../nbs/04_mechanisms.ipynb #66beeb2d
+def mf_profile_logpdf(
+    u: np.ndarray,
+    values: np.ndarray,
+    V: np.ndarray,
+    scale: float,
+    bound: float = math.inf,
+    ridge: float = 0.0,
+) -> np.ndarray:
     "Exact log density of the released profile u (rows of an N × d array) for one worker's vector (NaN = NULL)."
     u, x = np.atleast_2d(np.asarray(u, dtype=np.float64)), np.asarray(values, dtype=np.float64)
     t = np.flatnonzero(~np.isnan(x))
-    Vt = V[:, t]                                                   # d × |T|
-    r = x[t][None, :] - u @ Vt                                     # N × |T| residuals
-    eta = np.clip(r, -bound, bound) @ Vt.T - ridge * u             # η(u) = Σ v_j ψ_B(r_j) − λu
-    H = np.einsum("nj,dj,ej->nde", (np.abs(r) < bound).astype(np.float64), Vt, Vt) + ridge * np.eye(V.shape[0])
+    Vt = V[:, t]  # d × |T|
+    r = x[t][None, :] - u @ Vt  # N × |T| residuals
+    eta = np.clip(r, -bound, bound) @ Vt.T - ridge * u  # η(u) = Σ v_j ψ_B(r_j) − λu
+    H = np.einsum("nj,dj,ej->nde", (np.abs(r) < bound).astype(np.float64), Vt, Vt) + ridge * np.eye(
+        V.shape[0]
+    )
     sign, logdet = np.linalg.slogdet(H)
-    if (sign <= 0).any(): raise ValueError("the profile has no density here: H(u) is singular (|T_i| < d and ridge = 0)")
+    if (sign <= 0).any():
+        raise ValueError(
+            "the profile has no density here: H(u) is singular (|T_i| < d and ridge = 0)"
+        )
     return -np.abs(eta).sum(1) / scale - V.shape[0] * math.log(2 * scale) + logdet
 
 # %% ../nbs/04_mechanisms.ipynb #ab9b7d17
 def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
     "ε (NULL ↔ answer and value changes) of Huber-ridge objective perturbation: max(B, min(2B, Δ))/s + ln(1 + 1/λ)."
     d = check_domain(domain)
-    s, B, lam = check_positive(scale, "scale"), check_positive(bound, "bound"), check_positive(ridge, "ridge")
+    s, B, lam = (
+        check_positive(scale, "scale"),
+        check_positive(bound, "bound"),
+        check_positive(ridge, "ridge"),
+    )
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
+# %% ../nbs/04_mechanisms.ipynb #724f6775
 @documented()
 class BoundedMatrixFactorization(MatrixFactorization):
     "Sun et al.'s MF repaired: Huber loss (residual influence ≤ B) and ridge λ, so NULL cells are ε-protected too."
+
     protects_null = True
-    def __init__(self,
-            epsilon: float,  # the ε per cell, NULL cells included
-            d: int,  # the factorization's dimension (rows of V)
-            domain,  # the answers' values Γ
-            bound: Optional[float] = None,  # Huber bound B (None: half Γ's range)
-            ridge: Optional[float] = None,  # the ridge λ (None: 1/(e^(ε/2) − 1), half the budget)
-            rng: RngLike = None,  # the server's generator of the task profiles V
-            n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
-            V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
-            secure: bool = False,  # noise from OpenDP's cryptographic samplers
-            max_cells: int = 2 * 10**7):  # the most workers × tasks cells it will release
+
+    def __init__(
+        self,
+        epsilon: float,  # the ε per cell, NULL cells included
+        d: int,  # the factorization's dimension (rows of V)
+        domain,  # the answers' values Γ
+        bound: Optional[float] = None,  # Huber bound B (None: half Γ's range)
+        ridge: Optional[float] = None,  # the ridge λ (None: 1/(e^(ε/2) − 1), half the budget)
+        rng: RngLike = None,  # the server's generator of the task profiles V
+        n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
+        V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
+        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
+    ):
         e, dom = check_positive(epsilon, "epsilon"), check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
         self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
         left = e - math.log1p(1 / self.ridge)
         if left <= 0:
-            raise ValueError(f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}")
-        super().__init__(d, dom, max(self.bound, min(2 * self.bound, spread)) / left, rng=rng, n_tasks=n_tasks, V=V,
-                         secure=secure, max_cells=max_cells)
+            raise ValueError(
+                f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}"
+            )
+        super().__init__(
+            d,
+            dom,
+            max(self.bound, min(2 * self.bound, spread)) / left,
+            rng=rng,
+            n_tasks=n_tasks,
+            V=V,
+            secure=secure,
+            max_cells=max_cells,
+        )
         self.epsilon = bounded_mf_epsilon(self.scale, self.bound, self.ridge, self.domain)
 
     def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
         "Every worker's u_i for its own draw of η_i."
-        eta = _add_noise(np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure).reshape(n_workers, self.d)
+        eta = _add_noise(
+            np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure
+        ).reshape(n_workers, self.d)
         return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
 
-    def _repr_args(self): return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
+    def _repr_args(self):
+        return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)

@@ -17,49 +17,78 @@ __all__ = ['ArrayOrSeries', 'UNANSWERED', 'unanswered_mask', 'masked_pairs', 'ac
 # %% ../nbs/02_metrics.ipynb #503f0190
 ArrayOrSeries = Union[np.ndarray, pd.Series, list]
 
+
 def _as_1d(x, name: str) -> np.ndarray:
     "A one-dimensional NumPy array from `x`, or a ValueError naming `name`."
     a = np.asarray(x)
-    if a.ndim != 1: raise ValueError(f"{name} must be one-dimensional (one entry per task), got shape {a.shape}")
+    if a.ndim != 1:
+        raise ValueError(
+            f"{name} must be one-dimensional (one entry per task), got shape {a.shape}"
+        )
     return a
 
+# %% ../nbs/02_metrics.ipynb #b337b668
 def _align_series(pred: pd.Series, truth: pd.Series, name: str) -> tuple:
     "Values of `pred` and `truth` aligned on the task ids of `pred`; a task with truth but no prediction raises."
     for s, n in ((pred, name), (truth, "truth")):
-        if not s.index.is_unique: raise ValueError(f"{n} has repeated task ids in its index; each task must appear once")
+        if not s.index.is_unique:
+            raise ValueError(f"{n} has repeated task ids in its index; each task must appear once")
     orphans = truth.index.difference(pred.index)
     known_orphans = orphans[truth.loc[orphans].notna().to_numpy()] if len(orphans) else orphans
     if len(known_orphans):
-        raise ValueError(f"{len(known_orphans)} tasks have truth but no entry in {name}, e.g. {list(known_orphans[:3])}")
+        raise ValueError(
+            f"{len(known_orphans)} tasks have truth but no entry in {name}, e.g. {list(known_orphans[:3])}"
+        )
     return pred.to_numpy(), truth.reindex(pred.index).to_numpy()
 
-UNANSWERED = ("wrong", "exclude", "error")   # what a metric does with a task that has truth but no prediction
+# %% ../nbs/02_metrics.ipynb #39b10b8d
+UNANSWERED = (
+    "wrong",
+    "exclude",
+    "error",
+)  # what a metric does with a task that has truth but no prediction
+
 
 def unanswered_mask(pred: np.ndarray, class_indices: bool) -> np.ndarray:
     "Tasks without a prediction: NaN/None, and -1 where `pred` holds class indices (an aggregator's `labels_`)."
     miss = np.asarray(pd.isna(pred), dtype=bool)
-    if class_indices and np.issubdtype(pred.dtype, np.integer): miss |= pred == -1
+    if class_indices and np.issubdtype(pred.dtype, np.integer):
+        miss |= pred == -1
     return miss
 
-def masked_pairs(pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred", unanswered: str = "error") -> tuple:
+# %% ../nbs/02_metrics.ipynb #020b1545
+def masked_pairs(
+    pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred", unanswered: str = "error"
+) -> tuple:
     "Predictions and truths on the tasks whose truth is known; tasks without a prediction as `unanswered` says."
     if isinstance(pred, pd.Series) != isinstance(truth, pd.Series):
-        raise TypeError(f"{name} and truth must both be pandas Series (aligned by task id) or both arrays "
-                        f"(aligned by position), got {type(pred).__name__} and {type(truth).__name__}")
-    if isinstance(pred, pd.Series): p, t = _align_series(pred, truth, name)
+        raise TypeError(
+            f"{name} and truth must both be pandas Series (aligned by task id) or both arrays "
+            f"(aligned by position), got {type(pred).__name__} and {type(truth).__name__}"
+        )
+    if isinstance(pred, pd.Series):
+        p, t = _align_series(pred, truth, name)
     else:
         p, t = _as_1d(pred, name), _as_1d(truth, "truth")
-        if p.shape != t.shape: raise ValueError(f"{name} and truth must have the same shape, got {p.shape} and {t.shape}")
-    if unanswered not in UNANSWERED: raise ValueError(f"unanswered must be one of {UNANSWERED}, got {unanswered!r}")
+        if p.shape != t.shape:
+            raise ValueError(
+                f"{name} and truth must have the same shape, got {p.shape} and {t.shape}"
+            )
+    if unanswered not in UNANSWERED:
+        raise ValueError(f"unanswered must be one of {UNANSWERED}, got {unanswered!r}")
     known = ~pd.isna(t)
-    if not known.any(): raise ValueError("truth is unknown (NaN) for every task: no task to evaluate on")
+    if not known.any():
+        raise ValueError("truth is unknown (NaN) for every task: no task to evaluate on")
     missing = unanswered_mask(p, class_indices=not isinstance(pred, pd.Series)) & known
     if missing.any() and unanswered == "error":
-        raise ValueError(f"{name} is missing (NaN, or -1 for a class index) for {int(missing.sum())} tasks whose truth "
-                         "is known (tasks without answers): pass unanswered='wrong' to count them as errors (accuracy) "
-                         "or unanswered='exclude' to score only the tasks that have a prediction")
+        raise ValueError(
+            f"{name} is missing (NaN, or -1 for a class index) for {int(missing.sum())} tasks whose truth "
+            "is known (tasks without answers): pass unanswered='wrong' to count them as errors (accuracy) "
+            "or unanswered='exclude' to score only the tasks that have a prediction"
+        )
     keep = known & ~missing if unanswered == "exclude" else known
-    if not keep.any(): raise ValueError(f"no task has both a known truth and a prediction in {name}")
+    if not keep.any():
+        raise ValueError(f"no task has both a known truth and a prediction in {name}")
     return p[keep], t[keep]
 
 # %% ../nbs/02_metrics.ipynb #643f0038
@@ -68,6 +97,7 @@ def accuracy(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong
     p, t = masked_pairs(pred, truth, unanswered=unanswered)
     return float(np.mean(p == t))
 
+# %% ../nbs/02_metrics.ipynb #959df09c
 def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
     "1 − accuracy: the fraction of tasks with known truth predicted wrong or not at all (Li et al. KDD'18 Eq. 6)."
     return 1.0 - accuracy(pred, truth, unanswered)
@@ -76,19 +106,32 @@ def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wro
 def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") -> float:
     "Mean absolute error over the tasks with known truth (Sun et al. Eq. 3); a task without a prediction (NaN) raises."
     if unanswered == "wrong":
-        raise ValueError("unanswered='wrong' has no meaning for mae (a missing prediction has no absolute error): "
-                         "use 'error' or 'exclude'")
+        raise ValueError(
+            "unanswered='wrong' has no meaning for mae (a missing prediction has no absolute error): "
+            "use 'error' or 'exclude'"
+        )
     p, t = masked_pairs(pred, truth, unanswered=unanswered)
-    try: return float(np.mean(np.abs(p.astype(np.float64) - t.astype(np.float64))))
-    except (TypeError, ValueError) as e: raise TypeError(f"mae needs numeric predictions and truth: {e}") from None
+    try:
+        return float(np.mean(np.abs(p.astype(np.float64) - t.astype(np.float64))))
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"mae needs numeric predictions and truth: {e}") from None
 
 # %% ../nbs/02_metrics.ipynb #4c13e065
-def error_rate_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries,
-                      unanswered: str = "wrong") -> float:
+def error_rate_change(
+    pred_private: ArrayOrSeries,
+    pred_clean: ArrayOrSeries,
+    truth: ArrayOrSeries,
+    unanswered: str = "wrong",
+) -> float:
     "Error rate on perturbed answers minus error rate on the original answers (Li et al. KDD'18 Eq. 10, $\\Delta$)."
     return error_rate(pred_private, truth, unanswered) - error_rate(pred_clean, truth, unanswered)
 
-def mae_change(pred_private: ArrayOrSeries, pred_clean: ArrayOrSeries, truth: ArrayOrSeries,
-               unanswered: str = "error") -> float:
+# %% ../nbs/02_metrics.ipynb #e678ab36
+def mae_change(
+    pred_private: ArrayOrSeries,
+    pred_clean: ArrayOrSeries,
+    truth: ArrayOrSeries,
+    unanswered: str = "error",
+) -> float:
     "MAE on perturbed answers minus MAE on the original answers (Sun et al. §VI-A, $MAE_C = MAE_P - MAE_O$)."
     return mae(pred_private, truth, unanswered) - mae(pred_clean, truth, unanswered)

@@ -13,12 +13,14 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, stats
 
-from .data import (Answers, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
-                            check_positive, check_real)
-from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown, exp_variance_lam2,
-                                  laplace_epsilon, laplace_scale, laplace_scale_paper, max_log_ratio,
-                                  one_layer_epsilon, p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
-                                  two_layer_epsilon_limit, two_layer_epsilon_marginal, two_layer_epsilon_per_answer)
+from .data import (Answers, RngLike, as_generator, check_count, check_fraction,
+                            check_nonnegative, check_positive, check_real)
+from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown,
+                                  exp_variance_lam2, laplace_epsilon, laplace_scale,
+                                  laplace_scale_paper, max_log_ratio, one_layer_epsilon,
+                                  p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
+                                  two_layer_epsilon_limit, two_layer_epsilon_marginal,
+                                  two_layer_epsilon_per_answer)
 
 # %% auto #0
 __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm410_delta', 'li_thm410_min_noise_level',
@@ -30,96 +32,165 @@ __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm
            'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'max_log_ratio']
 
 # %% ../nbs/05_privacy.ipynb #dee1944d
-_all_ = ["rr_keep_probability", "rr_epsilon", "one_layer_epsilon", "p_flip_from_epsilon", "two_layer_epsilon_marginal",
-         "two_layer_epsilon_per_answer", "two_layer_epsilon_limit", "laplace_scale", "laplace_scale_paper", "laplace_epsilon",
-         "exp_variance_epsilon_unknown", "exp_variance_lam2", "max_log_ratio"]
+_all_ = [
+    "rr_keep_probability",
+    "rr_epsilon",
+    "one_layer_epsilon",
+    "p_flip_from_epsilon",
+    "two_layer_epsilon_marginal",
+    "two_layer_epsilon_per_answer",
+    "two_layer_epsilon_limit",
+    "laplace_scale",
+    "laplace_scale_paper",
+    "laplace_epsilon",
+    "exp_variance_epsilon_unknown",
+    "exp_variance_lam2",
+    "max_log_ratio",
+]
 
 # %% ../nbs/05_privacy.ipynb #15ca45a7
 def compose(epsilons) -> float:
     "Basic (sequential) composition: independent ε-LDP releases of the same person add up to Σε."
     e = np.asarray(epsilons, dtype=np.float64)
-    if e.ndim != 1 or not len(e): raise ValueError(f"epsilons must be a non-empty 1-D sequence of numbers, got {epsilons!r}")
-    if np.isnan(e).any() or (e < 0).any(): raise ValueError(f"epsilons must be numbers >= 0 (inf allowed), got {epsilons!r}")
+    if e.ndim != 1 or not len(e):
+        raise ValueError(f"epsilons must be a non-empty 1-D sequence of numbers, got {epsilons!r}")
+    if np.isnan(e).any() or (e < 0).any():
+        raise ValueError(f"epsilons must be numbers >= 0 (inf allowed), got {epsilons!r}")
     return float(e.sum())
 
+# %% ../nbs/05_privacy.ipynb #bbcd3756
 def worker_epsilon(epsilon: float, m) -> Union[float, np.ndarray]:
     "Wang & Xu Theorem 1: m answers, each ε-LADP and randomised independently, are mε-LDP for the whole vector."
     e = check_nonnegative(epsilon, "epsilon")
     mm = np.asarray(m)
     if not np.issubdtype(mm.dtype, np.integer) or (mm < 0).any():
-        raise ValueError(f"m must be a non-negative integer number of answers (or an array of them), got {m!r}")
+        raise ValueError(
+            f"m must be a non-negative integer number of answers (or an array of them), got {m!r}"
+        )
     out = e * mm
     return float(out) if out.ndim == 0 else out
 
 # %% ../nbs/05_privacy.ipynb #3373b3db
 def _check_mechanism(mechanism) -> None:
     "Raise unless `mechanism` is a Mechanism."
-    if not isinstance(mechanism, Mechanism): raise TypeError(f"mechanism must be a ldp_truth.mechanisms.Mechanism, got {type(mechanism).__name__}")
+    if not isinstance(mechanism, Mechanism):
+        raise TypeError(
+            f"mechanism must be a ldp_truth.mechanisms.Mechanism, got {type(mechanism).__name__}"
+        )
 
+# %% ../nbs/05_privacy.ipynb #c5de14f7
 def _check_fits(mechanism, answers: Answers) -> None:
     "Raise unless `answers` are of the kind (and size of domain) that `mechanism` perturbs."
     _check_mechanism(mechanism)
-    if not isinstance(answers, Answers): raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
+    if not isinstance(answers, Answers):
+        raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
     k, domain = getattr(mechanism, "n_classes", None), getattr(mechanism, "domain", None)
     name = type(mechanism).__name__
     if k is not None and (answers.kind != "categorical" or answers.n_classes != k):
-        got = "continuous answers" if answers.kind == "continuous" else f"n_classes={answers.n_classes}"
-        raise ValueError(f"answers do not fit the mechanism: {name} has n_classes={k}, answers have {got}")
+        got = (
+            "continuous answers"
+            if answers.kind == "continuous"
+            else f"n_classes={answers.n_classes}"
+        )
+        raise ValueError(
+            f"answers do not fit the mechanism: {name} has n_classes={k}, answers have {got}"
+        )
     if domain is not None:
         if answers.kind == "categorical" and answers.n_classes != len(domain):
-            raise ValueError(f"answers do not fit the mechanism: {name}'s domain has {len(domain)} values, answers have n_classes={answers.n_classes}")
+            raise ValueError(
+                f"answers do not fit the mechanism: {name}'s domain has {len(domain)} values, answers have n_classes={answers.n_classes}"
+            )
         if answers.kind == "continuous" and not np.isin(answers.value, domain).all():
-            raise ValueError(f"answers do not fit the mechanism: values outside {name}'s domain {np.asarray(domain).tolist()}")
+            raise ValueError(
+                f"answers do not fit the mechanism: values outside {name}'s domain {np.asarray(domain).tolist()}"
+            )
     if isinstance(mechanism, GaussianExpVariance) and answers.kind != "continuous":
-        raise ValueError(f"answers do not fit the mechanism: {name} needs continuous answers, got categorical")
+        raise ValueError(
+            f"answers do not fit the mechanism: {name} needs continuous answers, got categorical"
+        )
 
+# %% ../nbs/05_privacy.ipynb #64a95516
 def _per_count(f: Callable, m: np.ndarray) -> np.ndarray:
     "f(m) for every entry of m, calling f once per distinct value (NaN where m = 0)."
     uniq, inv = np.unique(m, return_inverse=True)
     vals = np.array([float(f(int(u))) if u > 0 else np.nan for u in uniq])
     return vals[inv]
 
+# %% ../nbs/05_privacy.ipynb #fe4acf2e
 def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
     "Per worker: answers given, cells released, ε per answer that holds, and ε of the whole released vector."
     _check_fits(mechanism, answers)
     n = np.bincount(answers.worker, minlength=answers.n_workers)
-    released = np.full(answers.n_workers, answers.n_tasks) if getattr(mechanism, "protects_null", False) else n
-    eps_worker = np.nan_to_num(_per_count(mechanism.epsilon_worker, released), nan=0.0, posinf=np.inf)   # 0 cells × ∞ is 0; ∞ stays ∞
-    return pd.DataFrame({"n_answers": n, "released": released,
-                         "eps_per_answer": _per_count(mechanism.epsilon_per_answer, released),
-                         "eps_worker": eps_worker}, index=pd.Index(answers.workers, name="worker"))
+    released = (
+        np.full(answers.n_workers, answers.n_tasks)
+        if getattr(mechanism, "protects_null", False)
+        else n
+    )
+    eps_worker = np.nan_to_num(
+        _per_count(mechanism.epsilon_worker, released), nan=0.0, posinf=np.inf
+    )  # 0 cells × ∞ is 0; ∞ stays ∞
+    return pd.DataFrame(
+        {
+            "n_answers": n,
+            "released": released,
+            "eps_per_answer": _per_count(mechanism.epsilon_per_answer, released),
+            "eps_worker": eps_worker,
+        },
+        index=pd.Index(answers.workers, name="worker"),
+    )
 
 # %% ../nbs/05_privacy.ipynb #cee40b16
 def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Li et al. crowd sensing Theorem 4.10 restated: the claimed δ at ε is Pr(δ_s² < Δ²/2ε) = 1 − exp(−λ₂Δ²/(2ε))."
-    e, lam, d = check_positive(epsilon, "epsilon"), check_positive(lam2, "lam2"), check_positive(sensitivity, "sensitivity")
+    e, lam, d = (
+        check_positive(epsilon, "epsilon"),
+        check_positive(lam2, "lam2"),
+        check_positive(sensitivity, "sensitivity"),
+    )
     return -math.expm1(-lam * d * d / (2 * e))
 
+# %% ../nbs/05_privacy.ipynb #a6d2b1c3
 def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: float) -> float:
     "Li et al. Theorem 4.10 as stated: the smallest noise level c = λ₁/λ₂ for (ε, δ)-LDP, γ²/(2λ₁ ε ln(1/(1−δ)))."
-    e, dl = check_positive(epsilon, "epsilon"), check_fraction(delta, "delta", zero=False, one=False)
+    e, dl = (
+        check_positive(epsilon, "epsilon"),
+        check_fraction(delta, "delta", zero=False, one=False),
+    )
     l1, g = check_positive(lam1, "lam1"), check_positive(gamma, "gamma")
     return g * g / (2 * l1 * e * -math.log1p(-dl))
 
 # %% ../nbs/05_privacy.ipynb #ec98f905
 def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of the Gaussian mechanism N(0, σ²) with sensitivity Δ (Balle & Wang 2018, Theorem 8)."
-    e, s, d = check_nonnegative(epsilon, "epsilon"), check_positive(sigma, "sigma"), check_positive(sensitivity, "sensitivity")
+    e, s, d = (
+        check_nonnegative(epsilon, "epsilon"),
+        check_positive(sigma, "sigma"),
+        check_positive(sensitivity, "sensitivity"),
+    )
     u, v = d / (2 * s), e * s / d
     return float(max(stats.norm.cdf(u - v) - math.exp(e) * stats.norm.cdf(-u - v), 0.0))
 
+# %% ../nbs/05_privacy.ipynb #f10c96ee
 def _delta_known_variance(e: float, lam: float, d: float) -> float:
     "E_y[δ_√y(ε)] over y ~ Exp(rate lam), by quadrature split at the kink y = Δ²/2ε."
     f = lambda y: gaussian_delta(e, math.sqrt(y), d) * lam * math.exp(-lam * y) if y > 0 else lam
     kink = d * d / (2 * e) if e > 0 else 1 / lam
     parts = [(0, kink), (kink, np.inf)]
-    return float(sum(integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=1e-10, limit=200)[0] for lo, hi in parts))
+    return float(
+        sum(integrate.quad(f, lo, hi, epsabs=1e-14, epsrel=1e-10, limit=200)[0] for lo, hi in parts)
+    )
 
+# %% ../nbs/05_privacy.ipynb #66f3749c
 def exp_variance_delta_known(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of Gaussian noise with variance ~ Exp(rate λ₂) when the adversary knows the variance."
-    e, lam, d = check_nonnegative(epsilon, "epsilon"), check_positive(lam2, "lam2"), check_positive(sensitivity, "sensitivity")
+    e, lam, d = (
+        check_nonnegative(epsilon, "epsilon"),
+        check_positive(lam2, "lam2"),
+        check_positive(sensitivity, "sensitivity"),
+    )
     return _delta_known_variance(e, lam, d)
 
+# %% ../nbs/05_privacy.ipynb #afd27e95
 def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of ONE answer with unknown variance: the Laplace curve max(0, 1 − exp((ε − Δ√(2λ₂))/2))."
     e = check_nonnegative(epsilon, "epsilon")
@@ -131,7 +202,8 @@ def clopper_pearson(k, n: int, alpha: float) -> tuple:
     k = np.asarray(k, dtype=np.float64)
     n = check_count(n, "n")
     a = check_fraction(alpha, "alpha", zero=False, one=False)
-    if (k < 0).any() or (k > n).any(): raise ValueError(f"k must lie in 0..n={n}")
+    if (k < 0).any() or (k > n).any():
+        raise ValueError(f"k must lie in 0..n={n}")
     with np.errstate(invalid="ignore"):
         lo = np.where(k > 0, stats.beta.ppf(a / 2, k, n - k + 1), 0.0)
         hi = np.where(k < n, stats.beta.ppf(1 - a / 2, k + 1, n - k), 1.0)
@@ -141,6 +213,7 @@ def clopper_pearson(k, n: int, alpha: float) -> tuple:
 @dataclass(frozen=True)
 class Events:
     "A fixed partition of output vectors: `ids(Y)` maps an n × T output array (NaN = NULL) to ids in 0..n_events−1."
+
     ids: Callable[[np.ndarray], np.ndarray]
     n_events: int
     tails: bool = False
@@ -151,26 +224,38 @@ class Events:
         "Number of events tested (the Bonferroni count): every cell, or both tails at each of n_events−1 cuts."
         return 2 * (self.n_events - 1) if self.tails else self.n_events
 
+# %% ../nbs/05_privacy.ipynb #7ccec162
 def output_events(j: int, n_symbols: int) -> Events:
     "Every output value of coordinate j is an event (NULL = id n_symbols−1 when the mechanism can output NULL)."
-    ids = lambda Y: np.where(np.isnan(Y[:, j]), n_symbols - 1, np.nan_to_num(Y[:, j])).astype(np.int64)
+    ids = lambda Y: np.where(np.isnan(Y[:, j]), n_symbols - 1, np.nan_to_num(Y[:, j])).astype(
+        np.int64
+    )
     return Events(ids, n_symbols, name=f"output of coordinate {j}")
 
+# %% ../nbs/05_privacy.ipynb #aedbd40c
 def flip_count_events(x, j: int, n_classes: int) -> Events:
     "(output of coordinate j, how many of the other answers came out different from x): K × m events."
     x = np.asarray(x, dtype=np.float64)
     others = ~np.isnan(x)
     others[j] = False
     m = int(others.sum()) + 1
+
     def ids(Y):
         flipped = (Y[:, others] != x[others]).sum(1)
         return np.nan_to_num(Y[:, j], nan=0).astype(np.int64) * m + flipped
+
     return Events(ids, n_classes * m, name=f"(output of coordinate {j}, other answers flipped)")
 
+# %% ../nbs/05_privacy.ipynb #b43794a7
 def threshold_events(j: int, cuts) -> Events:
     "Threshold events {out_j > t} and {out_j < t} for every cut t (bins of the sorted cuts, tested as tails)."
     cuts = np.sort(np.asarray(cuts, dtype=np.float64))
-    return Events(lambda Y: np.searchsorted(cuts, Y[:, j]), len(cuts) + 1, tails=True, name=f"thresholds on coordinate {j}")
+    return Events(
+        lambda Y: np.searchsorted(cuts, Y[:, j]),
+        len(cuts) + 1,
+        tails=True,
+        name=f"thresholds on coordinate {j}",
+    )
 
 # %% ../nbs/05_privacy.ipynb #4d791dbb
 def _population(x: np.ndarray, xp: np.ndarray, n: int, k: Optional[int]) -> Answers:
@@ -181,6 +266,7 @@ def _population(x: np.ndarray, xp: np.ndarray, n: int, k: Optional[int]) -> Answ
     v = X[w, t] if k is None else X[w, t].astype(np.int64)
     return Answers(w, t, v, kind=kind, n_workers=2 * n, n_tasks=len(x), n_classes=k)
 
+# %% ../nbs/05_privacy.ipynb #ca2a962d
 def _sample_outputs(mechanism: Mechanism, x: np.ndarray, xp: np.ndarray, n: int, rng) -> np.ndarray:
     "Outputs (2n × T, NaN = NULL) of n runs on x then n runs on x′, from one privatize call."
     out = mechanism.privatize(_population(x, xp, n, getattr(mechanism, "n_classes", None)), rng=rng)
@@ -188,11 +274,12 @@ def _sample_outputs(mechanism: Mechanism, x: np.ndarray, xp: np.ndarray, n: int,
     Y[out.worker, out.task] = out.value
     return Y
 
+# %% ../nbs/05_privacy.ipynb #b0001629
 def _event_counts(mechanism, x, xp, n_samples: int, events: Events, rng, batch_cells: int) -> tuple:
     "Counts of every event id under x and under x′, over n_samples runs each, in batches."
     c, cp = np.zeros(events.n_events, np.int64), np.zeros(events.n_events, np.int64)
     batch = max(1, batch_cells // (2 * len(x)))
-    for start in range(0, n_samples, batch):                 # a loop over batches, each vectorised
+    for start in range(0, n_samples, batch):  # a loop over batches, each vectorised
         n = min(batch, n_samples - start)
         ids = np.asarray(events.ids(_sample_outputs(mechanism, x, xp, n, rng)))
         if ids.min() < 0 or ids.max() >= events.n_events:
@@ -205,6 +292,7 @@ def _event_counts(mechanism, x, xp, n_samples: int, events: Events, rng, batch_c
 @dataclass
 class AuditResult:
     "Outcome of `audit`: a (1−α) lower confidence bound on ε and whether it stays within the claim."
+
     eps_lower: float
     eps_claimed: float
     passed: bool
@@ -217,17 +305,24 @@ class AuditResult:
 
     def __repr__(self):
         verdict = "passed" if self.passed else "FAILED"
-        return (f"AuditResult({verdict}: eps_lower={self.eps_lower:.4f} vs eps_claimed={self.eps_claimed:.4f}; "
-                f"n_samples={self.n_samples}, alpha={self.alpha}, {self.n_events} events ({self.events}); "
-                f"witness {self.witness}, counts {self.counts})")
+        return (
+            f"AuditResult({verdict}: eps_lower={self.eps_lower:.4f} vs eps_claimed={self.eps_claimed:.4f}; "
+            f"n_samples={self.n_samples}, alpha={self.alpha}, {self.n_events} events ({self.events}); "
+            f"witness {self.witness}, counts {self.counts})"
+        )
 
+# %% ../nbs/05_privacy.ipynb #f7805939
 def _tested(c: np.ndarray, tails: bool) -> tuple:
     "Counts of the tested events and their labels: the cells, or the tails {id ≥ i}, {id < i}."
-    if not tails: return c, [f"id={i}" for i in range(len(c))]
+    if not tails:
+        return c, [f"id={i}" for i in range(len(c))]
     above, below = np.cumsum(c[::-1])[::-1][1:], np.cumsum(c)[:-1]
-    return (np.concatenate([above, below]),
-            [f"id>={i}" for i in range(1, len(c))] + [f"id<{i}" for i in range(1, len(c))])
+    return (
+        np.concatenate([above, below]),
+        [f"id>={i}" for i in range(1, len(c))] + [f"id<{i}" for i in range(1, len(c))],
+    )
 
+# %% ../nbs/05_privacy.ipynb #3f0690a5
 def epsilon_lower_bound(c, cp, n_samples: int, alpha: float, tails: bool = False) -> tuple:
     "(ε lower bound, witness label, its counts) from event counts under x and x′, Bonferroni over events and inputs."
     (k, labels), (kp, _) = _tested(np.asarray(c), tails), _tested(np.asarray(cp), tails)
@@ -240,73 +335,123 @@ def epsilon_lower_bound(c, cp, n_samples: int, alpha: float, tails: bool = False
     return max(float(r[i]), 0.0), f"{labels[e]} ({which})", (int(k[e]), int(kp[e]))
 
 # %% ../nbs/05_privacy.ipynb #f9193e6e
-PILOT_LEVELS = np.unique(np.concatenate([np.geomspace(1e-3, 0.5, 9), 1 - np.geomspace(1e-3, 0.5, 9)]))
+PILOT_LEVELS = np.unique(
+    np.concatenate([np.geomspace(1e-3, 0.5, 9), 1 - np.geomspace(1e-3, 0.5, 9)])
+)
+
 
 def _neighbours(x, x_prime) -> tuple:
     "x, x′ as float vectors and the index where they differ; raise unless they are neighbours."
     x, xp = (np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (x, x_prime))
-    if x.ndim != 1 or xp.ndim != 1: raise ValueError(f"x and x_prime must be 1-D vectors, got shapes {x.shape}, {xp.shape}")
-    if len(x) != len(xp): raise ValueError(f"x and x_prime must have the same length, got {len(x)} and {len(xp)}")
+    if x.ndim != 1 or xp.ndim != 1:
+        raise ValueError(f"x and x_prime must be 1-D vectors, got shapes {x.shape}, {xp.shape}")
+    if len(x) != len(xp):
+        raise ValueError(f"x and x_prime must have the same length, got {len(x)} and {len(xp)}")
     differ = np.flatnonzero(~((x == xp) | (np.isnan(x) & np.isnan(xp))))
     if len(differ) != 1:
-        raise ValueError(f"x and x_prime must be neighbours (differ in exactly one coordinate), they differ in {len(differ)}")
+        raise ValueError(
+            f"x and x_prime must be neighbours (differ in exactly one coordinate), they differ in {len(differ)}"
+        )
     return x, xp, int(differ[0])
 
+# %% ../nbs/05_privacy.ipynb #b7b2bf8e
 def _default_events(mechanism, x, xp, j: int, n_pilot: int, rng) -> Events:
     "Output of coordinate j (discrete), or thresholds at pilot quantiles of it (continuous)."
     k = getattr(mechanism, "n_classes", None)
-    if k is not None: return output_events(j, k + 1)
-    pilot = _sample_outputs(mechanism, x, xp, n_pilot, rng)[:, j]          # separate draws: not counted later
+    if k is not None:
+        return output_events(j, k + 1)
+    pilot = _sample_outputs(mechanism, x, xp, n_pilot, rng)[
+        :, j
+    ]  # separate draws: not counted later
     return threshold_events(j, np.unique(np.quantile(pilot[~np.isnan(pilot)], PILOT_LEVELS)))
 
-def audit(mechanism: Mechanism, x, x_prime, n_samples: int = 10**6, alpha: float = 0.01, rng: RngLike = None,
-          events: Optional[Events] = None, eps_claimed: Optional[float] = None, n_pilot: int = 20_000,
-          batch_cells: int = 4 * 10**6) -> AuditResult:
+# %% ../nbs/05_privacy.ipynb #c402b7f4
+def audit(
+    mechanism: Mechanism,
+    x,
+    x_prime,
+    n_samples: int = 10**6,
+    alpha: float = 0.01,
+    rng: RngLike = None,
+    events: Optional[Events] = None,
+    eps_claimed: Optional[float] = None,
+    n_pilot: int = 20_000,
+    batch_cells: int = 4 * 10**6,
+) -> AuditResult:
     "Lower (1−α)-confidence bound on the ε of `mechanism` from n_samples runs on neighbouring inputs x, x′."
     _check_mechanism(mechanism)
     x, xp, j = _neighbours(x, x_prime)
-    n_samples, n_pilot, batch_cells = check_count(n_samples, "n_samples"), check_count(n_pilot, "n_pilot"), check_count(batch_cells, "batch_cells")
+    n_samples, n_pilot, batch_cells = (
+        check_count(n_samples, "n_samples"),
+        check_count(n_pilot, "n_pilot"),
+        check_count(batch_cells, "batch_cells"),
+    )
     alpha = check_fraction(alpha, "alpha", zero=False, one=False)
-    if events is not None and not isinstance(events, Events): raise TypeError(f"events must be an Events, got {type(events).__name__}")
+    if events is not None and not isinstance(events, Events):
+        raise TypeError(f"events must be an Events, got {type(events).__name__}")
     claimed = mechanism.epsilon if eps_claimed is None else check_real(eps_claimed, "eps_claimed")
     g = as_generator(rng)
     ev = _default_events(mechanism, x, xp, j, n_pilot, g) if events is None else events
     c, cp = _event_counts(mechanism, x, xp, n_samples, ev, g, batch_cells)
     eps, witness, counts = epsilon_lower_bound(c, cp, n_samples, alpha, ev.tails)
-    return AuditResult(eps, float(claimed), bool(eps <= claimed), n_samples, alpha, ev.n_tested, ev.name, witness, counts)
+    return AuditResult(
+        eps,
+        float(claimed),
+        bool(eps <= claimed),
+        n_samples,
+        alpha,
+        ev.n_tested,
+        ev.name,
+        witness,
+        counts,
+    )
 
 # %% ../nbs/05_privacy.ipynb #0515e3e2
 from scipy.optimize import brentq
 
+
 def _rr_loss_pmf(epsilon: float, m: int, n_classes: int) -> np.ndarray:
     "Pr(A − B = d) for d = −m..m: the privacy loss / ε of m k-ary RR reports of two vectors that differ everywhere."
-    e = np.exp(-epsilon)                                   # p, q scaled by e^{−ε}: no overflow for large ε
+    e = np.exp(-epsilon)  # p, q scaled by e^{−ε}: no overflow for large ε
     z = 1 + (n_classes - 1) * e
     base, out = np.array([e / z, (n_classes - 2) * e / z, 1 / z]), np.ones(1)
     while m:
-        if m & 1: out = np.convolve(out, base)
+        if m & 1:
+            out = np.convolve(out, base)
         m >>= 1
-        if m: base = np.convolve(base, base)
+        if m:
+            base = np.convolve(base, base)
     return out
 
+# %% ../nbs/05_privacy.ipynb #5098d959
 def _check_rr_vector(epsilon: float, m, n_classes: int) -> tuple:
     "Validated (ε, m, k) for the whole-vector functions."
-    return check_positive(epsilon, "epsilon"), check_count(m, "m"), check_count(n_classes, "n_classes", 2)
+    return (
+        check_positive(epsilon, "epsilon"),
+        check_count(m, "m"),
+        check_count(n_classes, "n_classes", 2),
+    )
 
-def rr_worker_delta(epsilon: float, m: int, target_epsilon, n_classes: int = 2) -> Union[float, np.ndarray]:
+# %% ../nbs/05_privacy.ipynb #23f9e282
+def rr_worker_delta(
+    epsilon: float, m: int, target_epsilon, n_classes: int = 2
+) -> Union[float, np.ndarray]:
     "Exact δ(ε′) of a worker's whole vector of m answers, each perturbed by k-ary RR at ε (tight composition)."
     e, m, k = _check_rr_vector(epsilon, m, n_classes)
     t = np.asarray(target_epsilon, dtype=np.float64)
-    if np.isnan(t).any() or (t < 0).any(): raise ValueError(f"target_epsilon must be ≥ 0, got {target_epsilon!r}")
+    if np.isnan(t).any() or (t < 0).any():
+        raise ValueError(f"target_epsilon must be ≥ 0, got {target_epsilon!r}")
     pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
     out = (pmf * -np.expm1(np.minimum(t[..., None] - loss, 0.0))).sum(-1)
     return float(out) if out.ndim == 0 else out
 
+# %% ../nbs/05_privacy.ipynb #b98d1a96
 def rr_worker_epsilon(epsilon: float, m: int, delta: float, n_classes: int = 2) -> float:
     "Smallest ε′ with δ(ε′) ≤ δ for a worker's whole vector of m k-ary RR answers at ε (mε when δ = 0)."
     e, m, k = _check_rr_vector(epsilon, m, n_classes)
     dl = check_fraction(delta, "delta", one=False)
     pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
     f = lambda t: float((pmf * -np.expm1(np.minimum(t - loss, 0.0))).sum()) - dl
-    if dl == 0: return m * e
+    if dl == 0:
+        return m * e
     return 0.0 if f(0.0) <= 0 else brentq(f, 0.0, m * e, xtol=1e-12, rtol=1e-12)

@@ -12,10 +12,12 @@ from typing import Callable, Optional
 import numpy as np
 
 from .data import Dataset
-from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
-                                 OneCoinDawidSkene, WeightedVote, channel_is_informative)
-from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, LaplacePerturbation, Mechanism,
-                                  OneLayer, RandomizedResponse, TwoLayer, p_flip_from_epsilon)
+from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene,
+                                 MajorityVote, Mean, Median, OneCoinDawidSkene, WeightedVote,
+                                 channel_is_informative)
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
+                                  LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
+                                  TwoLayer, p_flip_from_epsilon)
 
 # %% auto #0
 __all__ = ['AGGREGATORS', 'KINDS', 'RANGE_PARAMETER', 'MECHANISMS', 'AggregatorEntry', 'aggregator', 'answer_range',
@@ -25,73 +27,111 @@ __all__ = ['AGGREGATORS', 'KINDS', 'RANGE_PARAMETER', 'MECHANISMS', 'AggregatorE
 @dataclass(frozen=True)
 class AggregatorEntry:
     "One aggregator: display name, command-line name, factory, and what it supports."
-    name: str                     # shown in tables and figures, e.g. "DawidSkene"
-    cli: Optional[str]            # `ldp-truth infer --method` value, e.g. "ds" (None: not offered there)
-    make: Callable                # factory: no argument, or (mechanism), or (mechanism, dataset)
-    kinds: tuple                  # the kinds of answers it takes: "categorical", "continuous"
-    channel: bool = False         # takes a mechanism's channel (`channel=transition_matrix()`)
-    dask: bool = False            # fits a Dask DataFrame (`ldp-truth infer` on a folder of Parquet files)
-    report: bool = True           # in `ldp-truth report` by default
 
+    name: str  # shown in tables and figures, e.g. "DawidSkene"
+    cli: Optional[str]  # `ldp-truth infer --method` value, e.g. "ds" (None: not offered there)
+    make: Callable  # factory: no argument, or (mechanism), or (mechanism, dataset)
+    kinds: tuple  # the kinds of answers it takes: "categorical", "continuous"
+    channel: bool = False  # takes a mechanism's channel (`channel=transition_matrix()`)
+    dask: bool = False  # fits a Dask DataFrame (`ldp-truth infer` on a folder of Parquet files)
+    report: bool = True  # in `ldp-truth report` by default
+
+# %% ../nbs/05a_registry.ipynb #20f6bacb
 def _ds_channel(m: Mechanism) -> DawidSkene:
     "Dawid–Skene through the mechanism's channel; plain Dawid–Skene where that channel carries no information."
-    M = m.transition_matrix()          # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
+    M = (
+        m.transition_matrix()
+    )  # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
     return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
 
+# %% ../nbs/05a_registry.ipynb #12f89b26
 def _entry(cls, cli: Optional[str]) -> AggregatorEntry:
     "The entry of an aggregator class: name, kinds, channel and Dask support read from the class itself."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
-    on_dask = cls._fit_dask is not Aggregator._fit_dask                 # the base class refuses Dask
-    return AggregatorEntry(cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask)
+    on_dask = cls._fit_dask is not Aggregator._fit_dask  # the base class refuses Dask
+    return AggregatorEntry(
+        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask
+    )
 
-AGGREGATORS = {e.name: e for e in [
-    _entry(MajorityVote, "mv"), _entry(WeightedVote, "wv"), _entry(DawidSkene, "ds"),
-    AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
-    _entry(OneCoinDawidSkene, "onecoin"), _entry(Mean, "mean"), _entry(Median, "median"),
-    _entry(ConfidenceWeightedMean, "cwm"), _entry(CRH, "crh"), _entry(GTM, "gtm")]}
+
+AGGREGATORS = {
+    e.name: e
+    for e in [
+        _entry(MajorityVote, "mv"),
+        _entry(WeightedVote, "wv"),
+        _entry(DawidSkene, "ds"),
+        AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
+        _entry(OneCoinDawidSkene, "onecoin"),
+        _entry(Mean, "mean"),
+        _entry(Median, "median"),
+        _entry(ConfidenceWeightedMean, "cwm"),
+        _entry(CRH, "crh"),
+        _entry(GTM, "gtm"),
+    ]
+}
 
 # %% ../nbs/05a_registry.ipynb #b171e87f
 KINDS = ("categorical", "continuous")
 
+
 def _check_kind(kind: Optional[str]) -> None:
     "None or one of KINDS, else a ValueError."
-    if kind is not None and kind not in KINDS: raise ValueError(f"kind must be None or one of {KINDS}, got {kind!r}")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be None or one of {KINDS}, got {kind!r}")
 
+# %% ../nbs/05a_registry.ipynb #29131f93
 def _entry(table: dict, name: str, what: str):
     "The entry of `table` named `name` (display or command-line name), else a ValueError listing both."
     for e in table.values():
-        if name in (e.name, e.cli): return e
-    raise ValueError(f"unknown {what} {name!r}; known: {', '.join(table)} "
-                     f"(on the command line: {', '.join(e.cli for e in table.values() if e.cli)})")
+        if name in (e.name, e.cli):
+            return e
+    raise ValueError(
+        f"unknown {what} {name!r}; known: {', '.join(table)} "
+        f"(on the command line: {', '.join(e.cli for e in table.values() if e.cli)})"
+    )
 
+# %% ../nbs/05a_registry.ipynb #8150de14
 def aggregator(name: str) -> AggregatorEntry:
     "The entry named `name` (display name, e.g. 'DawidSkene', or command-line name, e.g. 'ds')."
     return _entry(AGGREGATORS, name, "aggregator")
 
+# %% ../nbs/05a_registry.ipynb #b1d3d343
 RANGE_PARAMETER = "bounds"
+
 
 def answer_range(ds: Dataset) -> tuple:
     "(smallest, largest) answer of a dataset: the scale its continuous answers live on."
     return float(np.min(ds.answers.value)), float(np.max(ds.answers.value))
 
+# %% ../nbs/05a_registry.ipynb #5bb51caa
 def takes_range(name: str) -> bool:
     "Whether the continuous aggregator `name` can keep its estimates inside a range (`bounds=`)."
     make = aggregator(name).make
     return isinstance(make, type) and RANGE_PARAMETER in inspect.signature(make.__init__).parameters
 
+# %% ../nbs/05a_registry.ipynb #e25591f6
 def _in_range(name: str) -> Callable:
     "The factory of a continuous aggregator that keeps its estimates inside the dataset's answer range, where it can."
     cls = aggregator(name).make
-    if not takes_range(name): return cls
-    def make(mechanism, ds): return cls(**{RANGE_PARAMETER: answer_range(ds)})
+    if not takes_range(name):
+        return cls
+
+    def make(mechanism, ds):
+        return cls(**{RANGE_PARAMETER: answer_range(ds)})
+
     return make
 
+# %% ../nbs/05a_registry.ipynb #f834b22c
 def aggregators(kind: str, report_only: bool = True) -> dict:
     "Display name → factory of the aggregators for `kind` (the report's with `report_only`; continuous: kept in range)."
     _check_kind(kind)
-    return {e.name: _in_range(e.name) if kind == "continuous" else e.make for e in AGGREGATORS.values()
-            if kind in e.kinds and (e.report or not report_only)}
+    return {
+        e.name: _in_range(e.name) if kind == "continuous" else e.make
+        for e in AGGREGATORS.values()
+        if kind in e.kinds and (e.report or not report_only)
+    }
 
+# %% ../nbs/05a_registry.ipynb #0282bdf5
 def cli_methods(dask: bool = False) -> tuple:
     "The command line's `--method` names (only those that run on Dask with `dask`)."
     return tuple(e.cli for e in AGGREGATORS.values() if e.cli and (e.dask or not dask))
@@ -100,42 +140,92 @@ def cli_methods(dask: bool = False) -> tuple:
 @dataclass(frozen=True)
 class MechanismEntry:
     "One mechanism: display name, command-line name, kind of answers, and how to build it at ε per answer."
-    name: str                     # shown in tables and figures, e.g. "RR"
-    cli: str                      # `--mechanism` value, e.g. "rr"
-    kind: str                     # "categorical" or "continuous"
-    at: Callable                  # (epsilon, dataset) → the mechanism with that ε per answer
-    channel: bool = False         # has a K×K channel a server can fit through (`transition_matrix()`)
-    report: bool = False          # in `ldp-truth report` by default
 
+    name: str  # shown in tables and figures, e.g. "RR"
+    cli: str  # `--mechanism` value, e.g. "rr"
+    kind: str  # "categorical" or "continuous"
+    at: Callable  # (epsilon, dataset) → the mechanism with that ε per answer
+    channel: bool = False  # has a K×K channel a server can fit through (`transition_matrix()`)
+    report: bool = False  # in `ldp-truth report` by default
+
+# %% ../nbs/05a_registry.ipynb #88637556
 def _domain(ds: Dataset) -> np.ndarray:
     "The answer domain of a continuous dataset: the distinct values its answers take."
     return np.unique(ds.answers.value)
 
-MECHANISMS = {e.name: e for e in [
-    MechanismEntry("RR", "rr", "categorical", lambda e, ds: RandomizedResponse(e, ds.answers.n_classes),
-                   channel=True, report=True),
-    MechanismEntry("RR+NULL", "rr-null", "categorical",
-                   lambda e, ds: RandomizedResponse(e, ds.answers.n_classes, null=True)),
-    MechanismEntry("OneLayer", "one-layer", "categorical", lambda e, ds: OneLayer.from_epsilon(e, ds.answers.n_classes),
-                   channel=True),
-    MechanismEntry("TwoLayer", "two-layer", "categorical",
-                   lambda e, ds: TwoLayer.from_epsilon(e, ds.answers.n_classes), channel=True, report=True),
-    MechanismEntry("Laplace", "laplace", "continuous",
-                   lambda e, ds: LaplacePerturbation(e, _domain(ds), null_fill=None), report=True),
-    MechanismEntry("MF", "mf", "continuous", lambda e, ds: BoundedMatrixFactorization(e, 10, _domain(ds))),
-    MechanismEntry("GaussianExp", "gaussian-exp", "continuous", lambda e, ds: GaussianExpVariance(e, _domain(ds)))]}
+
+MECHANISMS = {
+    e.name: e
+    for e in [
+        MechanismEntry(
+            "RR",
+            "rr",
+            "categorical",
+            lambda e, ds: RandomizedResponse(e, ds.answers.n_classes),
+            channel=True,
+            report=True,
+        ),
+        MechanismEntry(
+            "RR+NULL",
+            "rr-null",
+            "categorical",
+            lambda e, ds: RandomizedResponse(e, ds.answers.n_classes, null=True),
+        ),
+        MechanismEntry(
+            "OneLayer",
+            "one-layer",
+            "categorical",
+            lambda e, ds: OneLayer.from_epsilon(e, ds.answers.n_classes),
+            channel=True,
+        ),
+        MechanismEntry(
+            "TwoLayer",
+            "two-layer",
+            "categorical",
+            lambda e, ds: TwoLayer.from_epsilon(e, ds.answers.n_classes),
+            channel=True,
+            report=True,
+        ),
+        MechanismEntry(
+            "Laplace",
+            "laplace",
+            "continuous",
+            lambda e, ds: LaplacePerturbation(e, _domain(ds), null_fill=None),
+            report=True,
+        ),
+        MechanismEntry(
+            "MF", "mf", "continuous", lambda e, ds: BoundedMatrixFactorization(e, 10, _domain(ds))
+        ),
+        MechanismEntry(
+            "GaussianExp",
+            "gaussian-exp",
+            "continuous",
+            lambda e, ds: GaussianExpVariance(e, _domain(ds)),
+        ),
+    ]
+}
 
 # %% ../nbs/05a_registry.ipynb #f1b81e72
 def mechanism(name: str) -> MechanismEntry:
     "The entry named `name` (display name, e.g. 'RR', or command-line name, e.g. 'rr')."
     return _entry(MECHANISMS, name, "mechanism")
 
+# %% ../nbs/05a_registry.ipynb #a63e8ff0
 def mechanisms(kind: str, report_only: bool = True) -> dict:
     "Display name → factory `(epsilon, dataset) → Mechanism` for answers of `kind` (the report's with `report_only`)."
     _check_kind(kind)
-    return {e.name: e.at for e in MECHANISMS.values() if e.kind == kind and (e.report or not report_only)}
+    return {
+        e.name: e.at
+        for e in MECHANISMS.values()
+        if e.kind == kind and (e.report or not report_only)
+    }
 
+# %% ../nbs/05a_registry.ipynb #6dc7c17d
 def cli_mechanisms(kind: Optional[str] = None, channel: bool = False) -> tuple:
     "The command line's `--mechanism` names (of one kind; only those with a channel with `channel`)."
     _check_kind(kind)
-    return tuple(e.cli for e in MECHANISMS.values() if (kind is None or e.kind == kind) and (e.channel or not channel))
+    return tuple(
+        e.cli
+        for e in MECHANISMS.values()
+        if (kind is None or e.kind == kind) and (e.channel or not channel)
+    )

@@ -18,8 +18,9 @@ import pandas as pd
 
 from . import __version__, registry
 from .data import Dataset, dataset_summary, find_data_root, list_datasets
-from .experiments import (AGGREGATOR_STYLE, HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, aggregator_style, evaluate,
-                                   load_all, sweep, synthetic_datasets, task_scores, wide_table)
+from .experiments import (AGGREGATOR_STYLE, HIGHER_IS_BETTER, TASK_SCORE_COLUMNS,
+                                   aggregator_style, evaluate, load_all, sweep, synthetic_datasets,
+                                   task_scores, wide_table)
 from .inference import CHANNEL_DEFAULTS
 from .privacy import budget_report
 
@@ -35,33 +36,49 @@ __all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'CONSTANT_STY
 CONSTANT = "constant answer"
 NO_PRIVACY = "no privacy"
 
+
 def constant_labels(ds: Dataset) -> np.ndarray:
     "One answer for every task: the commonest true class (categorical), or the median of all answers (continuous)."
-    if ds.answers.kind == "continuous": return np.full(ds.answers.n_tasks, float(np.median(ds.answers.value)))
+    if ds.answers.kind == "continuous":
+        return np.full(ds.answers.n_tasks, float(np.median(ds.answers.value)))
     known = ds.truth[~np.isnan(ds.truth)].astype(np.int64)
     return np.full(ds.answers.n_tasks, int(np.bincount(known).argmax()))
 
 # %% ../nbs/09_report.ipynb #18e0dd49
 LEVEL = 0.95
 
+
 def task_weights(n_tasks: int, n_boot: int, rng) -> np.ndarray:
     "n_boot × n_tasks bootstrap weights: one resample of the labelled tasks per row (multinomial counts / n_tasks)."
     g = np.random.default_rng(rng)
-    return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(np.float32)
+    return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(
+        np.float32
+    )
 
+# %% ../nbs/09_report.ipynb #3ad1a88d
 def bootstrap_means(scores: np.ndarray, weights: np.ndarray, rng) -> np.ndarray:
     "Replicates of the mean of a trials × tasks score matrix: the tasks resampled by `weights`, the trials by `rng`."
     scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
-    reps = weights @ scores.mean(axis=0).astype(np.float32)            # the tasks' means over trials, resampled
+    reps = weights @ scores.mean(axis=0).astype(
+        np.float32
+    )  # the tasks' means over trials, resampled
     T = len(scores)
-    if T == 1: return reps.astype(np.float64)
-    shift = scores.mean(axis=1) - scores.mean()                        # each trial's mean over tasks, less the mean
-    noise = scores.var(axis=0, ddof=1).mean() / scores.shape[1]        # what single scores' noise puts in a trial's mean
+    if T == 1:
+        return reps.astype(np.float64)
+    shift = scores.mean(axis=1) - scores.mean()  # each trial's mean over tasks, less the mean
+    noise = (
+        scores.var(axis=0, ddof=1).mean() / scores.shape[1]
+    )  # what single scores' noise puts in a trial's mean
     spread = shift.var(ddof=1)
-    keep = math.sqrt(max(0.0, 1 - noise / spread)) if spread > 0 else 0.0   # that noise is in the tasks' means already
+    keep = (
+        math.sqrt(max(0.0, 1 - noise / spread)) if spread > 0 else 0.0
+    )  # that noise is in the tasks' means already
     picks = np.random.default_rng(rng).multinomial(T, np.full(T, 1 / T), size=len(weights)) / T
-    return reps + keep * math.sqrt(T / (T - 1)) * (picks @ shift)      # √(T/(T−1)): few trials, unbiased spread
+    return reps + keep * math.sqrt(T / (T - 1)) * (
+        picks @ shift
+    )  # √(T/(T−1)): few trials, unbiased spread
 
+# %% ../nbs/09_report.ipynb #a7b4931f
 def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
     "The percentile interval (lower, upper) of bootstrap replicates at `level`."
     lo, hi = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2])
@@ -72,40 +89,63 @@ def better(values, metric: str):
     "Scores signed so that larger is better: the value itself (accuracy), its negative (MAE, error rate)."
     return values if HIGHER_IS_BETTER[metric] else -values
 
+# %% ../nbs/09_report.ipynb #fa6921fe
 def _check_scored(table: pd.DataFrame) -> None:
     "A sweep table with per-task scores, or a ValueError saying how to get one."
-    if not isinstance(table, pd.DataFrame) or any(c not in table.columns for c in TASK_SCORE_COLUMNS):
+    if not isinstance(table, pd.DataFrame) or any(
+        c not in table.columns for c in TASK_SCORE_COLUMNS
+    ):
         raise ValueError("table must be a sweep with per-task scores: sweep(..., task_scores=True)")
-    if table.empty: raise ValueError("table is empty: nothing to summarise")
+    if table.empty:
+        raise ValueError("table is empty: nothing to summarise")
 
+# %% ../nbs/09_report.ipynb #3cccfe2e
 def replicates(table: pd.DataFrame, datasets: dict, n_boot: int = 1000, seed: int = 0) -> dict:
     "Bootstrap replicates of every mean of a sweep (private, no privacy, constant) by (dataset, mechanism, aggregator, ε)."
     _check_scored(table)
     reps = {}
     for i, (d, sub) in enumerate(table.groupby("dataset", sort=False)):
         ds, metric = datasets[d], sub.metric.iloc[0]
-        task_seed, trial_seed = np.random.SeedSequence([seed, i]).spawn(2)   # one resampling for every pipeline of d
+        task_seed, trial_seed = np.random.SeedSequence([seed, i]).spawn(
+            2
+        )  # one resampling for every pipeline of d
         W = task_weights(ds.n_truth, n_boot, task_seed)
         for (m, a, e), cell in sub.groupby(["mechanism", "aggregator", "epsilon"], sort=False):
-            reps[d, m, a, e] = bootstrap_means(np.stack(cell.sort_values("trial").task_scores.to_list()), W, trial_seed)
+            reps[d, m, a, e] = bootstrap_means(
+                np.stack(cell.sort_values("trial").task_scores.to_list()), W, trial_seed
+            )
         for a, cell in sub.groupby("aggregator", sort=False):
-            reps[d, NO_PRIVACY, a, math.inf] = bootstrap_means(cell.clean_task_scores.iloc[0][None], W, trial_seed)
+            reps[d, NO_PRIVACY, a, math.inf] = bootstrap_means(
+                cell.clean_task_scores.iloc[0][None], W, trial_seed
+            )
         const = task_scores(constant_labels(ds), ds.truth, metric)
         reps[d, NO_PRIVACY, CONSTANT, math.inf] = bootstrap_means(const[None], W, trial_seed)
     return reps
 
+# %% ../nbs/09_report.ipynb #47b4a406
 def _point(table: pd.DataFrame, datasets: dict) -> dict:
     "The point estimate of every mean of `replicates`: the mean score over trials and labelled tasks."
-    out = {(d, m, a, e): v for (d, m, a, e), v in table.groupby(["dataset", "mechanism", "aggregator", "epsilon"],
-                                                                 sort=False).value.mean().items()}
+    out = {
+        (d, m, a, e): v
+        for (d, m, a, e), v in table.groupby(
+            ["dataset", "mechanism", "aggregator", "epsilon"], sort=False
+        )
+        .value.mean()
+        .items()
+    }
     for (d, a), v in table.groupby(["dataset", "aggregator"], sort=False).clean.first().items():
         out[d, NO_PRIVACY, a, math.inf] = v
     for d, metric in table.groupby("dataset", sort=False).metric.first().items():
         ds = datasets[d]
-        out[d, NO_PRIVACY, CONSTANT, math.inf] = float(task_scores(constant_labels(ds), ds.truth, metric).mean())
+        out[d, NO_PRIVACY, CONSTANT, math.inf] = float(
+            task_scores(constant_labels(ds), ds.truth, metric).mean()
+        )
     return out
 
-def summarise(table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, level: float = LEVEL) -> pd.DataFrame:
+# %% ../nbs/09_report.ipynb #90f495e6
+def summarise(
+    table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, level: float = LEVEL
+) -> pd.DataFrame:
     "Every mean of a sweep with its interval, and its gain over the constant answer (positive: better) with its own."
     reps = replicates(table, datasets) if reps is None else reps
     point, metric = _point(table, datasets), table.groupby("dataset", sort=False).metric.first()
@@ -115,17 +155,35 @@ def summarise(table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, 
         gain = better(r - reps[const], metric[d])
         lo, hi = interval(r, level)
         glo, ghi = interval(gain, level)
-        rows.append(dict(dataset=d, metric=metric[d], tasks=datasets[d].n_truth, mechanism=m, aggregator=a, epsilon=e,
-                         value=point[d, m, a, e], lo=lo, hi=hi,
-                         gain=float(better(point[d, m, a, e] - point[const], metric[d])), gain_lo=glo, gain_hi=ghi,
-                         beats_constant=glo > 0))
+        rows.append(
+            dict(
+                dataset=d,
+                metric=metric[d],
+                tasks=datasets[d].n_truth,
+                mechanism=m,
+                aggregator=a,
+                epsilon=e,
+                value=point[d, m, a, e],
+                lo=lo,
+                hi=hi,
+                gain=float(better(point[d, m, a, e] - point[const], metric[d])),
+                gain_lo=glo,
+                gain_hi=ghi,
+                beats_constant=glo > 0,
+            )
+        )
     return pd.DataFrame(rows)
 
 # %% ../nbs/09_report.ipynb #68030622
 HEADLINE_EPSILONS = (0.5, 1.0, 2.0)
 
-def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEADLINE_EPSILONS,
-             level: float = LEVEL) -> pd.DataFrame:
+
+def headline(
+    summary: pd.DataFrame,
+    reps: dict,
+    epsilons: Sequence[float] = HEADLINE_EPSILONS,
+    level: float = LEVEL,
+) -> pd.DataFrame:
     "Per dataset and ε: the best pipeline, its score, its loss against no privacy, its gain over the constant answer."
     rows = []
     for d, sub in summary.groupby("dataset", sort=False):
@@ -135,75 +193,116 @@ def headline(summary: pd.DataFrame, reps: dict, epsilons: Sequence[float] = HEAD
         const = sub[sub.aggregator == CONSTANT].iloc[0]
         for e in epsilons:
             at = sub[sub.epsilon == e]
-            if at.empty: continue
+            if at.empty:
+                continue
             best = at.loc[better(at.value, metric).idxmax()]
             private = reps[d, best.mechanism, best.aggregator, e]
-            lo, hi = interval(better(reps[d, NO_PRIVACY, top.aggregator, math.inf] - private, metric), level)
-            rows.append(dict(dataset=d, metric=metric, tasks=best.tasks, epsilon=e, mechanism=best.mechanism,
-                             aggregator=best.aggregator, value=best.value, lo=best.lo, hi=best.hi,
-                             loss=float(better(top.value - best.value, metric)), loss_lo=lo, loss_hi=hi,
-                             gain=best.gain, gain_lo=best.gain_lo, gain_hi=best.gain_hi,
-                             beats_constant=best.beats_constant, clean=top.value, clean_aggregator=top.aggregator,
-                             constant=const.value))
+            lo, hi = interval(
+                better(reps[d, NO_PRIVACY, top.aggregator, math.inf] - private, metric), level
+            )
+            rows.append(
+                dict(
+                    dataset=d,
+                    metric=metric,
+                    tasks=best.tasks,
+                    epsilon=e,
+                    mechanism=best.mechanism,
+                    aggregator=best.aggregator,
+                    value=best.value,
+                    lo=best.lo,
+                    hi=best.hi,
+                    loss=float(better(top.value - best.value, metric)),
+                    loss_lo=lo,
+                    loss_hi=hi,
+                    gain=best.gain,
+                    gain_lo=best.gain_lo,
+                    gain_hi=best.gain_hi,
+                    beats_constant=best.beats_constant,
+                    clean=top.value,
+                    clean_aggregator=top.aggregator,
+                    constant=const.value,
+                )
+            )
     return pd.DataFrame(rows)
 
 # %% ../nbs/09_report.ipynb #0ccb84e7
 def _num(v: float, digits: Optional[int]) -> str:
     "A number rounded to `digits` places (None: as short as exact), a true minus sign, no −0."
     text = f"{v:g}" if digits is None else f"{v:.{digits}f}"
-    if text.lstrip("-").strip("0.") == "": text = text.lstrip("-")     # −0.000 is 0.000
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")  # −0.000 is 0.000
     return text.replace("-", "−")
 
+# %% ../nbs/09_report.ipynb #fd386655
 def _span(v: float, lo: float, hi: float, digits: int, sign: bool = False) -> str:
     "`v [lo, hi]`, with an explicit + on positive values when `sign`."
     f = lambda x: ("+" if sign and x > 0 and _num(x, digits).strip("0.") else "") + _num(x, digits)
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
 
+# %% ../nbs/09_report.ipynb #0dabe2e1
 def _digits(metric: str) -> int:
     "Decimal places a metric is shown with: 3 for a share, 2 for an MAE."
     return 2 if metric == "MAE" else 3
 
+# %% ../nbs/09_report.ipynb #13f600bd
 def headline_sentences(head: pd.DataFrame) -> str:
     "The answer in words: per ε, on how many datasets the best pipeline beats the constant, and its median loss."
     lines = []
     for e, at in head.groupby("epsilon"):
         cat = at[at.metric == "accuracy"]
-        loss = f"; it loses a median {cat.loss.median():.3f} accuracy against no privacy" if len(cat) else ""
-        lines.append(f"- **ε = {e:g}** per answer: the best pipeline is above the constant answer on "
-                     f"{int(at.beats_constant.sum())} of {len(at)} datasets{loss}.")
+        loss = (
+            f"; it loses a median {cat.loss.median():.3f} accuracy against no privacy"
+            if len(cat)
+            else ""
+        )
+        lines.append(
+            f"- **ε = {e:g}** per answer: the best pipeline is above the constant answer on "
+            f"{int(at.beats_constant.sum())} of {len(at)} datasets{loss}."
+        )
     return "\n".join(lines) + "\n"
 
+# %% ../nbs/09_report.ipynb #c9158211
 def headline_markdown(head: pd.DataFrame) -> str:
     "The first screen: per metric a table of dataset × ε with the best pipeline, its score, its loss and its gain."
     parts = []
     for metric, sub in head.groupby("metric", sort=False):
         k, word = _digits(metric), "higher" if HIGHER_IS_BETTER[metric] else "lower"
-        lines = [f"**{metric}** ({word} is better; 95 % intervals over trials and labelled tasks)\n",
-                 f"| dataset | ε | best mechanism · aggregator | {metric} | loss vs no privacy | gain over constant |",
-                 "|---|---:|---|---|---|---|"]
+        lines = [
+            f"**{metric}** ({word} is better; 95 % intervals over trials and labelled tasks)\n",
+            f"| dataset | ε | best mechanism · aggregator | {metric} | loss vs no privacy | gain over constant |",
+            "|---|---:|---|---|---|---|",
+        ]
         for d, rows in sub.groupby("dataset", sort=False):
             r0 = rows.iloc[0]
-            label = (f"**{d}** ({r0.tasks:,} labelled tasks; no privacy {_num(r0.clean, k)} with "
-                     f"{r0.clean_aggregator}, constant {_num(r0.constant, k)})")
+            label = (
+                f"**{d}** ({r0.tasks:,} labelled tasks; no privacy {_num(r0.clean, k)} with "
+                f"{r0.clean_aggregator}, constant {_num(r0.constant, k)})"
+            )
             for i, r in enumerate(rows.itertuples()):
                 gain = _span(r.gain, r.gain_lo, r.gain_hi, k, sign=True)
-                if not r.beats_constant: gain += " **not above the constant**"
-                lines.append(f"| {label if i == 0 else ''} | {r.epsilon:g} | {r.mechanism} · {r.aggregator} | "
-                             f"{_span(r.value, r.lo, r.hi, k)} | {_span(r.loss, r.loss_lo, r.loss_hi, k)} | {gain} |")
+                if not r.beats_constant:
+                    gain += " **not above the constant**"
+                lines.append(
+                    f"| {label if i == 0 else ''} | {r.epsilon:g} | {r.mechanism} · {r.aggregator} | "
+                    f"{_span(r.value, r.lo, r.hi, k)} | {_span(r.loss, r.loss_lo, r.loss_hi, k)} | {gain} |"
+                )
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
 
 # %% ../nbs/09_report.ipynb #80d3b17e
 CONSTANT_STYLE = dict(color="0.45", ls="--", lw=1.2)
 
+
 def spread(values: Sequence[float], gap: float) -> np.ndarray:
     "Label positions near `values`, at least `gap` apart, in the values' order (pushed up, then centred on them)."
     v = np.asarray(values, dtype=float)
     order = np.argsort(v)
     pos = v[order].copy()
-    for i in range(1, len(pos)): pos[i] = max(pos[i], pos[i - 1] + gap)
-    pos -= max(0.0, (pos - v[order]).mean())                           # keep the block centred on what it labels
-    for i in range(1, len(pos)): pos[i] = max(pos[i], pos[i - 1] + gap)
+    for i in range(1, len(pos)):
+        pos[i] = max(pos[i], pos[i - 1] + gap)
+    pos -= max(0.0, (pos - v[order]).mean())  # keep the block centred on what it labels
+    for i in range(1, len(pos)):
+        pos[i] = max(pos[i], pos[i - 1] + gap)
     out = np.empty_like(pos)
     out[order] = pos
     return out
@@ -215,54 +314,98 @@ def _ticks(ax, eps: np.ndarray, right: float) -> None:
     ax.set_xticks([*eps, right], [*(f"{e:g}" for e in eps), "no\nprivacy"])
     ax.minorticks_off()
 
+# %% ../nbs/09_report.ipynb #a87f8870
 def _label_right(ax, values: dict, gap: float, log: bool = False) -> None:
     "Each name → value written at the right edge of `ax` in its colour, pushed apart by `gap` (in log10 if `log`)."
     names = list(values)
     ys = [math.log10(values[n]) if log else values[n] for n in names]
     for name, y in zip(names, 10 ** spread(ys, gap) if log else spread(ys, gap)):
         colour = CONSTANT_STYLE["color"] if name == CONSTANT else aggregator_style(name)[0]
-        ax.annotate(f"{name} {values[name]:.3g}", xy=(1.0, values[name]), xycoords=("axes fraction", "data"),
-                    xytext=(1.03, y), textcoords=("axes fraction", "data"), va="center", fontsize=7.5, color=colour,
-                    arrowprops=dict(arrowstyle="-", color=colour, lw=0.5, shrinkA=0, shrinkB=0))
+        ax.annotate(
+            f"{name} {values[name]:.3g}",
+            xy=(1.0, values[name]),
+            xycoords=("axes fraction", "data"),
+            xytext=(1.03, y),
+            textcoords=("axes fraction", "data"),
+            va="center",
+            fontsize=7.5,
+            color=colour,
+            arrowprops=dict(arrowstyle="-", color=colour, lw=0.5, shrinkA=0, shrinkB=0),
+        )
 
+# %% ../nbs/09_report.ipynb #5187ef21
 def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
     "One dataset: a panel per mechanism, score vs ε per aggregator with 95 % bands, no-privacy points and the constant."
     import matplotlib.pyplot as plt
+
     sub = summary[summary.dataset == dataset]
     if sub.empty:
-        raise ValueError(f"dataset {dataset!r} is not in the summary; it has {sorted(summary.dataset.unique())}")
+        raise ValueError(
+            f"dataset {dataset!r} is not in the summary; it has {sorted(summary.dataset.unique())}"
+        )
     metric = sub.metric.iloc[0]
     private = sub[sub.mechanism != NO_PRIVACY]
     mechs, eps = list(pd.unique(private.mechanism)), np.sort(private.epsilon.unique())
     right = eps[-1] * (eps[-1] / eps[0]) ** 0.18 if len(eps) > 1 else eps[-1] * 2
-    clean = sub[(sub.mechanism == NO_PRIVACY) & (sub.aggregator != CONSTANT)].set_index("aggregator")
+    clean = sub[(sub.mechanism == NO_PRIVACY) & (sub.aggregator != CONSTANT)].set_index(
+        "aggregator"
+    )
     const = sub[sub.aggregator == CONSTANT].iloc[0]
-    fig, axes = plt.subplots(1, len(mechs), figsize=(4.6 * len(mechs) + 1.6, 3.8), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(mechs), figsize=(4.6 * len(mechs) + 1.6, 3.8), sharey=True, squeeze=False
+    )
     for ax, mech in zip(axes[0], mechs):
         aggs = list(pd.unique(private[private.mechanism == mech].aggregator))
-        for i, (agg, s) in enumerate(private[private.mechanism == mech].groupby("aggregator", sort=False)):
+        for i, (agg, s) in enumerate(
+            private[private.mechanism == mech].groupby("aggregator", sort=False)
+        ):
             colour, marker = aggregator_style(agg)
             s = s.sort_values("epsilon")
             ax.plot(s.epsilon, s.value, marker=marker, color=colour, ms=4, lw=1.3, label=agg)
-            ax.fill_between(s.epsilon, s.lo, s.hi, color=colour, alpha=.15, lw=0)
-            c, x = clean.loc[agg], right * 1.07 ** (i - (len(aggs) - 1) / 2)      # side by side, not on top
-            ax.errorbar([x], [c.value], yerr=[[c.value - c.lo], [c.hi - c.value]], marker=marker, color=colour,
-                        ms=4, capsize=2, lw=1)
+            ax.fill_between(s.epsilon, s.lo, s.hi, color=colour, alpha=0.15, lw=0)
+            c, x = (
+                clean.loc[agg],
+                right * 1.07 ** (i - (len(aggs) - 1) / 2),
+            )  # side by side, not on top
+            ax.errorbar(
+                [x],
+                [c.value],
+                yerr=[[c.value - c.lo], [c.hi - c.value]],
+                marker=marker,
+                color=colour,
+                ms=4,
+                capsize=2,
+                lw=1,
+            )
         ax.axhline(const.value, **CONSTANT_STYLE)
         _ticks(ax, eps, right)
         ax.set_title(f"{dataset} · {mech}", fontsize=10)
         ax.set_xlabel("ε per answer (log scale)")
-        ax.grid(alpha=.3)
-    axes[0][0].set_ylabel(f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)")
-    log_y = metric == "MAE" and sub.hi.max() > 20 * max(sub.lo.min(), 1e-12)     # errors spanning decades
-    if log_y: axes[0][0].set_yscale("log")
-    lo, hi = (np.log10(axes[0][0].get_ylim()) if log_y else axes[0][0].get_ylim())
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel(
+        f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)"
+    )
+    log_y = metric == "MAE" and sub.hi.max() > 20 * max(
+        sub.lo.min(), 1e-12
+    )  # errors spanning decades
+    if log_y:
+        axes[0][0].set_yscale("log")
+    lo, hi = np.log10(axes[0][0].get_ylim()) if log_y else axes[0][0].get_ylim()
     values = {**clean.value.to_dict(), CONSTANT: const.value}
-    if log_y: _label_right(axes[0][-1], values, gap=0.055 * (hi - lo), log=True)
-    else: _label_right(axes[0][-1], values, gap=0.055 * (hi - lo))
+    if log_y:
+        _label_right(axes[0][-1], values, gap=0.055 * (hi - lo), log=True)
+    else:
+        _label_right(axes[0][-1], values, gap=0.055 * (hi - lo))
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.45, 0.0), ncol=min(len(labels), 6), fontsize=8,
-               frameon=False)
+    fig.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.45, 0.0),
+        ncol=min(len(labels), 6),
+        fontsize=8,
+        frameon=False,
+    )
     fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=110, bbox_inches="tight")
@@ -277,30 +420,55 @@ def kept_share(head: pd.DataFrame) -> pd.Series:
     share = (head.value - head.constant) * sign / room.where(room > 0)
     return pd.Series(np.where(room > 0, share, np.nan), index=head.index)
 
+# %% ../nbs/09_report.ipynb #cb91d733
 def plot_overview(head: pd.DataFrame, path=None):
     "Datasets × ε: share of the no-privacy gain kept (colour), score change (number), not above the constant hatched."
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
+
     data = head.assign(kept=kept_share(head).clip(-0.5, 1.0))
     names, eps = list(pd.unique(data.dataset)), sorted(data.epsilon.unique())
     grid = data.pivot(index="dataset", columns="epsilon", values="kept").reindex(names)[eps]
     fig, ax = plt.subplots(figsize=(1.0 * len(eps) + 3.6, 0.36 * len(names) + 1.5))
     cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("0.85")                                               # no gain over the constant even without privacy
-    im = ax.imshow(np.ma.masked_invalid(grid.to_numpy(dtype=float)), cmap=cmap, vmin=-0.5, vmax=1.0, aspect="auto")
+    cmap.set_bad("0.85")  # no gain over the constant even without privacy
+    im = ax.imshow(
+        np.ma.masked_invalid(grid.to_numpy(dtype=float)),
+        cmap=cmap,
+        vmin=-0.5,
+        vmax=1.0,
+        aspect="auto",
+    )
     for r in data.itertuples():
         i, j = names.index(r.dataset), eps.index(r.epsilon)
-        change = r.value - r.clean                                     # in the metric's units, signed as the metric
-        ax.text(j, i, ("+" if change > 0 else "") + _num(change, _digits(r.metric)), ha="center", va="center",
-                fontsize=7)
+        change = r.value - r.clean  # in the metric's units, signed as the metric
+        ax.text(
+            j,
+            i,
+            ("+" if change > 0 else "") + _num(change, _digits(r.metric)),
+            ha="center",
+            va="center",
+            fontsize=7,
+        )
         if not r.beats_constant:
-            ax.add_patch(Rectangle((j - .5, i - .5), 1, 1, fill=False, hatch="///", edgecolor="0.3", lw=0))
+            ax.add_patch(
+                Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.3", lw=0)
+            )
     ax.set_xticks(range(len(eps)), [f"ε = {e:g}" for e in eps])
     metric = data.groupby("dataset", sort=False).metric.first()
     ax.set_yticks(range(len(names)), [f"{d} ({metric[d]})" for d in names])
-    fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="share of the no-privacy gain over the constant kept")
-    ax.set_title("What ε costs: best private score − best score without privacy\n(hatched: not above the constant "
-                 "answer; grey: nothing is, even without privacy)", fontsize=9)
+    fig.colorbar(
+        im,
+        ax=ax,
+        fraction=0.04,
+        pad=0.02,
+        label="share of the no-privacy gain over the constant kept",
+    )
+    ax.set_title(
+        "What ε costs: best private score − best score without privacy\n(hatched: not above the constant "
+        "answer; grey: nothing is, even without privacy)",
+        fontsize=9,
+    )
     fig.tight_layout()
     if path is not None:
         fig.savefig(path, dpi=110, bbox_inches="tight")
@@ -313,23 +481,35 @@ def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
     sub = summary[summary.dataset == dataset]
     k = _digits(sub.metric.iloc[0])
     eps = sorted(sub[sub.mechanism != NO_PRIVACY].epsilon.unique())
-    cell = lambda r: _span(r.value, r.lo, r.hi, k) + ("" if r.beats_constant or r.aggregator == CONSTANT else " †")
+    cell = lambda r: (
+        _span(r.value, r.lo, r.hi, k)
+        + ("" if r.beats_constant or r.aggregator == CONSTANT else " †")
+    )
     clean = {r.aggregator: cell(r) for r in sub[sub.mechanism == NO_PRIVACY].itertuples()}
-    lines = ["| mechanism · aggregator | " + " | ".join(f"ε = {e:g}" for e in eps) + " | no privacy |",
-             "|---|" + "---|" * (len(eps) + 1)]
-    for (m, a), s in sub[sub.mechanism != NO_PRIVACY].groupby(["mechanism", "aggregator"], sort=False):
+    lines = [
+        "| mechanism · aggregator | " + " | ".join(f"ε = {e:g}" for e in eps) + " | no privacy |",
+        "|---|" + "---|" * (len(eps) + 1),
+    ]
+    for (m, a), s in sub[sub.mechanism != NO_PRIVACY].groupby(
+        ["mechanism", "aggregator"], sort=False
+    ):
         by_eps = {r.epsilon: cell(r) for r in s.itertuples()}
-        lines.append(f"| {m} · {a} | " + " | ".join(by_eps.get(e, "–") for e in eps) + f" | {clean[a]} |")
+        lines.append(
+            f"| {m} · {a} | " + " | ".join(by_eps.get(e, "–") for e in eps) + f" | {clean[a]} |"
+        )
     lines.append(f"| *{CONSTANT}* | " + " | ".join([clean[CONSTANT]] * (len(eps) + 1)) + " |")
     return "\n".join(lines) + "\n"
 
 # %% ../nbs/09_report.ipynb #b9e3b5ac
 REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 1.0, 2.0)
 REPORT_TRIALS, QUICK_TRIALS = 10, 2
-QUICK_AGGREGATORS = {"categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
-                     "continuous": ("Mean", "Median", "ConfidenceWeightedMean")}
+QUICK_AGGREGATORS = {
+    "categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
+    "continuous": ("Mean", "Median", "ConfidenceWeightedMean"),
+}
 BUDGET_EPSILON = 1.0
 SYNTHETIC = ("synthetic_ds", "synthetic_sun")
+
 
 def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
     "(datasets, real ones, data root): the named datasets (all found, else the synthetic ones), names checked first."
@@ -339,126 +519,205 @@ def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
         unknown = [n for n in names if n not in found and n not in SYNTHETIC]
         if unknown:
             where = f"in {root}" if root is not None else "(no datasets folder found)"
-            raise ValueError(f"datasets: unknown dataset {unknown[0]!r}; known {where}: "
-                             f"{', '.join([*found, *SYNTHETIC])}")
-    real = load_all([n for n in (found if names is None else names) if n not in SYNTHETIC], root) if found else []
+            raise ValueError(
+                f"datasets: unknown dataset {unknown[0]!r}; known {where}: "
+                f"{', '.join([*found, *SYNTHETIC])}"
+            )
+    real = (
+        load_all([n for n in (found if names is None else names) if n not in SYNTHETIC], root)
+        if found
+        else []
+    )
     wanted = (lambda n: not real) if names is None else (lambda n: n in names)
     synthetic = [d for d in synthetic_datasets(0) if wanted(d.name)]
     return real + synthetic, real, root
 
+# %% ../nbs/09_report.ipynb #28936abd
 def report_grid(kind: str, quick: bool = False) -> tuple:
     "(mechanisms, aggregators) of the report for answers of `kind`: name → factory, from the registry."
     aggs = registry.aggregators(kind)
-    if quick: aggs = {k: aggs[k] for k in QUICK_AGGREGATORS[kind]}
+    if quick:
+        aggs = {k: aggs[k] for k in QUICK_AGGREGATORS[kind]}
     return registry.mechanisms(kind), aggs
 
-def run_sweep(datasets: Sequence[Dataset], epsilons, trials: int, quick: bool = False, seed: int = 0, n_jobs: int = 1,
-              progress: bool = True) -> pd.DataFrame:
+# %% ../nbs/09_report.ipynb #0ea3f2a5
+def run_sweep(
+    datasets: Sequence[Dataset],
+    epsilons,
+    trials: int,
+    quick: bool = False,
+    seed: int = 0,
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
     "The report's sweep, with per-task scores: one call per kind of answers, on the datasets with ground truth."
     tables = []
     for kind in registry.KINDS:
         data = {d.name: d for d in datasets if d.answers.kind == kind and d.n_truth}
-        if not data: continue
+        if not data:
+            continue
         mechs, aggs = report_grid(kind, quick)
-        tables.append(sweep(data, mechs, aggs, list(epsilons), trials=trials, seed=seed, n_jobs=n_jobs,
-                            progress=progress, task_scores=True))
+        tables.append(
+            sweep(
+                data,
+                mechs,
+                aggs,
+                list(epsilons),
+                trials=trials,
+                seed=seed,
+                n_jobs=n_jobs,
+                progress=progress,
+                task_scores=True,
+            )
+        )
     return pd.concat(tables, ignore_index=True)
 
 # %% ../nbs/09_report.ipynb #2989938a
 def _cell(v, digits: int) -> str:
     "A table cell: a count as a whole number, a share or an ε with `digits` places, NaN as a dash."
-    if isinstance(v, (bool, np.bool_)): return str(v)
-    if isinstance(v, (int, np.integer)): return f"{v:,}"
+    if isinstance(v, (bool, np.bool_)):
+        return str(v)
+    if isinstance(v, (int, np.integer)):
+        return f"{v:,}"
     if isinstance(v, (float, np.floating)):
-        if np.isnan(v): return "–"
+        if np.isnan(v):
+            return "–"
         return _num(v, digits) if math.isfinite(v) else ("∞" if v > 0 else "−∞")
     return str(v)
 
+# %% ../nbs/09_report.ipynb #b825f5e6
 def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
     "A DataFrame as a GitHub Markdown table (no extra dependency): counts whole, other numbers to `digits` places."
     df = df.reset_index() if df.index.name or any(df.index.names) else df
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
-    lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in df.itertuples(index=False)]
+    lines += [
+        "| " + " | ".join(_cell(v, digits) for v in row) + " |"
+        for row in df.itertuples(index=False)
+    ]
     return "\n".join(lines)
 
+# %% ../nbs/09_report.ipynb #77a475a8
 def _data_section(real: list, root, skipped: list) -> str:
     "Which data the report used: the real datasets (with their sizes and labelled tasks), or the synthetic fallback."
     note = "".join(f"\n{s}\n" for s in skipped)
     if not real:
         where = f"in `{root}`" if root else "(`--data`, `$LDP_TRUTH_DATA` or `shared/datasets`)"
-        return (f"## Data\n\n**No datasets found** {where}: "
-                f"this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n{note}")
+        return (
+            f"## Data\n\n**No datasets found** {where}: "
+            f"this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n{note}"
+        )
     table = dataset_summary(real).set_index("dataset")
-    return (f"## Data\n\nFrom `{root}`; scores are computed on the tasks with ground truth only (`truth`), so a "
-            f"dataset with few of them has wide intervals.\n\n{markdown_table(table)}\n{note}")
+    return (
+        f"## Data\n\nFrom `{root}`; scores are computed on the tasks with ground truth only (`truth`), so a "
+        f"dataset with few of them has wide intervals.\n\n{markdown_table(table)}\n{note}"
+    )
 
+# %% ../nbs/09_report.ipynb #ea6bb0ec
 def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int) -> str:
     "The first screen: the answer in words, the overview figure, how to read the tables, and the tables."
-    return ("## The answer: what ε costs on each dataset\n\n"
-            f"{headline_sentences(head)}\n"
-            "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
-            "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
-            "not above the constant answer](overview.png)\n\n"
-            f"Per dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
-            f"{n_pipelines} mechanism · aggregator pipelines (mean score over {trials} perturbations), its score, its "
-            "**loss** against the best aggregator without privacy (positive: privacy costs that much) and its **gain** "
-            "over the constant answer (the commonest true class; for continuous answers the median of all answers). "
-            "Brackets: 95 % bootstrap intervals over the perturbations *and* the labelled tasks; a gain whose interval "
-            "reaches 0 is flagged. The best of several pipelines is a little optimistic; the interval does not correct "
-            "for the choice.\n\n"
-            f"{headline_markdown(head)}\n")
+    return (
+        "## The answer: what ε costs on each dataset\n\n"
+        f"{headline_sentences(head)}\n"
+        "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
+        "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
+        "not above the constant answer](overview.png)\n\n"
+        f"Per dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
+        f"{n_pipelines} mechanism · aggregator pipelines (mean score over {trials} perturbations), its score, its "
+        "**loss** against the best aggregator without privacy (positive: privacy costs that much) and its **gain** "
+        "over the constant answer (the commonest true class; for continuous answers the median of all answers). "
+        "Brackets: 95 % bootstrap intervals over the perturbations *and* the labelled tasks; a gain whose interval "
+        "reaches 0 is flagged. The best of several pipelines is a little optimistic; the interval does not correct "
+        "for the choice.\n\n"
+        f"{headline_markdown(head)}\n"
+    )
 
 # %% ../nbs/09_report.ipynb #ed40af18
-EPSILON_MEANING = pd.DataFrame([
-    ("RR", "categorical", "k-ary randomized response: keep the answer with probability "
-     "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at random."),
-    ("TwoLayer", "categorical", "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per "
-     "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is "
-     "smaller and holds for one answer only)."),
-    ("Laplace", "continuous", "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
-     "dataset's answers.")],
-    columns=["mechanism", "answers", "what it does at ε per answer"]).set_index("mechanism")
+EPSILON_MEANING = pd.DataFrame(
+    [
+        (
+            "RR",
+            "categorical",
+            "k-ary randomized response: keep the answer with probability "
+            "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at random.",
+        ),
+        (
+            "TwoLayer",
+            "categorical",
+            "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per "
+            "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is "
+            "smaller and holds for one answer only).",
+        ),
+        (
+            "Laplace",
+            "continuous",
+            "answer + Laplace noise of scale $\\Delta/\\varepsilon$, $\\Delta$ = range of the "
+            "dataset's answers.",
+        ),
+    ],
+    columns=["mechanism", "answers", "what it does at ε per answer"],
+).set_index("mechanism")
+
 
 def _epsilon_section() -> str:
     "What ε is in every figure and table: the guarantee per answer, and each mechanism at that ε."
-    return ("## What ε means here\n\n"
-            "ε is the guarantee that holds **per answer**, against an adversary who also sees the worker's other "
-            "answers; every mechanism is set to it, so curves at the same ε compare mechanisms at the same privacy. "
-            "The mechanisms perturb the values a worker gives, not which tasks they answered. Li et al.'s Gaussian "
-            "noise with exponential variance is left out: it holds ε only for workers with one answer, and every "
-            "dataset here has workers with many.\n\n"
-            f"{markdown_table(EPSILON_MEANING)}\n")
+    return (
+        "## What ε means here\n\n"
+        "ε is the guarantee that holds **per answer**, against an adversary who also sees the worker's other "
+        "answers; every mechanism is set to it, so curves at the same ε compare mechanisms at the same privacy. "
+        "The mechanisms perturb the values a worker gives, not which tasks they answered. Li et al.'s Gaussian "
+        "noise with exponential variance is left out: it holds ε only for workers with one answer, and every "
+        "dataset here has workers with many.\n\n"
+        f"{markdown_table(EPSILON_MEANING)}\n"
+    )
 
+# %% ../nbs/09_report.ipynb #f019966c
 def _channel_note(summary: pd.DataFrame) -> str:
     "Why DawidSkene+channel's no-privacy score is not DawidSkene's: its channel defaults' shrinkage, with examples."
-    clean = summary[summary.mechanism == NO_PRIVACY].pivot(index="dataset", columns="aggregator", values="value")
-    if not {"DawidSkene", "DawidSkene+channel"} <= set(clean.columns): return ""
+    clean = summary[summary.mechanism == NO_PRIVACY].pivot(
+        index="dataset", columns="aggregator", values="value"
+    )
+    if not {"DawidSkene", "DawidSkene+channel"} <= set(clean.columns):
+        return ""
     gap = (clean["DawidSkene+channel"] - clean["DawidSkene"]).dropna()
     largest = gap[gap.abs() > 5e-3].abs().sort_values(ascending=False).index[:3]
-    shown = "; ".join(f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} without"
-                      for d in largest)
+    shown = "; ".join(
+        f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} without"
+        for d in largest
+    )
     defaults = ", ".join(f"{k}={v!r}" for k, v in CHANNEL_DEFAULTS.items())
-    return ("**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
-            f"channel with the settings `DawidSkene(channel=...)` defaults to ({defaults}): each worker's confusion "
-            f"matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
-            "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
-            "model, unshrunk; it matters most where workers give few answers"
-            + (f" (largest differences: {shown})" if shown else "") + ". Below ε = ln 2 the two-layer mechanism's "
-            "binary channel carries no information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n")
+    return (
+        "**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
+        f"channel with the settings `DawidSkene(channel=...)` defaults to ({defaults}): each worker's confusion "
+        f"matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
+        "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
+        "model, unshrunk; it matters most where workers give few answers"
+        + (f" (largest differences: {shown})" if shown else "")
+        + ". Below ε = ln 2 the two-layer mechanism's "
+        "binary channel carries no information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n"
+    )
 
+# %% ../nbs/09_report.ipynb #e0397dc0
 def _range_note(datasets: Sequence[Dataset]) -> str:
     "Whether the continuous aggregators were kept inside each dataset's answer range (the registry's `bounds` hook)."
     cont = [d for d in datasets if d.answers.kind == "continuous" and d.n_truth]
-    if not cont: return ""
+    if not cont:
+        return ""
     bounded = [n for n in registry.aggregators("continuous") if registry.takes_range(n)]
-    ranges = ", ".join(f"{d.name} [{_num(lo, None)}, {_num(hi, None)}]" for d in cont
-                       for lo, hi in [registry.answer_range(d)])
+    ranges = ", ".join(
+        f"{d.name} [{_num(lo, None)}, {_num(hi, None)}]"
+        for d in cont
+        for lo, hi in [registry.answer_range(d)]
+    )
     if bounded:
-        return (f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the dataset's answers "
-                f"({ranges}): projecting onto it is post-processing and costs no privacy.\n")
-    return ("**Continuous estimates are not kept inside the answer range** "
-            f"({ranges}): no continuous aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at "
-            "small ε an estimate can land far outside the scale and the MAE exceeds the constant answer's.\n")
+        return (
+            f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the dataset's answers "
+            f"({ranges}): projecting onto it is post-processing and costs no privacy.\n"
+        )
+    return (
+        "**Continuous estimates are not kept inside the answer range** "
+        f"({ranges}): no continuous aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at "
+        "small ε an estimate can land far outside the scale and the MAE exceeds the constant answer's.\n"
+    )
 
 # %% ../nbs/09_report.ipynb #73161810
 def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
@@ -467,69 +726,98 @@ def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON)
     for ds in datasets:
         for name, make in registry.mechanisms(ds.answers.kind).items():
             b = budget_report(make(epsilon, ds), ds.answers)
-            rows.append({"dataset": ds.name, "mechanism": name, "workers": len(b),
-                         "answers per worker (median)": _whole(b.n_answers.median()),
-                         "(max)": int(b.n_answers.max()),
-                         "ε per worker (median)": float(b.eps_worker.median()), "(max) ": float(b.eps_worker.max())})
-    return pd.DataFrame(rows).astype({"answers per worker (median)": object})     # counts stay whole (18, 18.5)
+            rows.append(
+                {
+                    "dataset": ds.name,
+                    "mechanism": name,
+                    "workers": len(b),
+                    "answers per worker (median)": _whole(b.n_answers.median()),
+                    "(max)": int(b.n_answers.max()),
+                    "ε per worker (median)": float(b.eps_worker.median()),
+                    "(max) ": float(b.eps_worker.max()),
+                }
+            )
+    return pd.DataFrame(rows).astype(
+        {"answers per worker (median)": object}
+    )  # counts stay whole (18, 18.5)
 
+# %% ../nbs/09_report.ipynb #c6bb9cbc
 def _whole(x: float):
     "A count that may be a median: an int when whole, else the float (e.g. 18.5)."
     return int(x) if float(x).is_integer() else float(x)
 
+# %% ../nbs/09_report.ipynb #96b75de6
 def _budget_section(budget: pd.DataFrame) -> str:
     "Each worker's privacy budget at ε = BUDGET_EPSILON per answer, and what ε per worker means."
-    return (f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
-            "A worker who gives m answers releases m perturbed answers, so their whole answer vector is "
-            "(m·ε)-LDP by basic composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact "
-            "ε for m answers). **What ε per worker means:** an adversary who sees everything a worker sent can tell "
-            "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
-            "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as "
-            "a whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
-            "Composition is a worst case; it is also the only bound that holds without assumptions on the answers.\n\n"
-            f"{markdown_table(budget.set_index('dataset'), 1)}\n")
+    return (
+        f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
+        "A worker who gives m answers releases m perturbed answers, so their whole answer vector is "
+        "(m·ε)-LDP by basic composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact "
+        "ε for m answers). **What ε per worker means:** an adversary who sees everything a worker sent can tell "
+        "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
+        "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as "
+        "a whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
+        "Composition is a worst case; it is also the only bound that holds without assumptions on the answers.\n\n"
+        f"{markdown_table(budget.set_index('dataset'), 1)}\n"
+    )
 
+# %% ../nbs/09_report.ipynb #1e00bcf4
 def _details_section(summary: pd.DataFrame, figures: dict) -> str:
     "Per dataset: its figure and its table of every pipeline with 95 % intervals and the constant answer."
-    parts = ["## Every pipeline, per dataset\n",
-             "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over perturbations and "
-             "labelled tasks; points at the right: each aggregator without privacy; dashed: the constant answer. "
-             "† marks a score whose gain over the constant answer is not positive beyond its interval.\n"]
+    parts = [
+        "## Every pipeline, per dataset\n",
+        "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over perturbations and "
+        "labelled tasks; points at the right: each aggregator without privacy; dashed: the constant answer. "
+        "† marks a score whose gain over the constant answer is not positive beyond its interval.\n",
+    ]
     for d, sub in summary.groupby("dataset", sort=False):
         metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]
-        parts.append(f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, with each "
-                     f"aggregator without privacy and the constant answer]({figures[d]})\n\n"
-                     f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled "
-                     "tasks:\n\n"
-                     f"{dataset_table(summary, d)}")
+        parts.append(
+            f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, with each "
+            f"aggregator without privacy and the constant answer]({figures[d]})\n\n"
+            f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled "
+            "tasks:\n\n"
+            f"{dataset_table(summary, d)}"
+        )
     return "\n".join(parts)
 
+# %% ../nbs/09_report.ipynb #f6567156
 def _clean_section(results: pd.DataFrame) -> str:
     "Seconds each aggregator took to fit each dataset without privacy."
-    return ("## Fitting time without privacy (seconds)\n\n"
-            f"{markdown_table(wide_table(results, values='seconds'), 4)}\n")
+    return (
+        "## Fitting time without privacy (seconds)\n\n"
+        f"{markdown_table(wide_table(results, values='seconds'), 4)}\n"
+    )
 
 # %% ../nbs/09_report.ipynb #1355df35
 def _report_folder(out) -> Path:
     "The report folder: it may exist only if it is empty or holds a previous report (it is replaced as a whole)."
     out = Path(out)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "report.md").exists())):
-        raise ValueError(f"out {str(out)!r} exists and is not a report folder (no report.md); choose another folder")
-    if not out.parent.is_dir(): raise ValueError(f"out {str(out)!r}: the folder {str(out.parent)!r} does not exist")
+    if out.exists() and (
+        not out.is_dir() or (any(out.iterdir()) and not (out / "report.md").exists())
+    ):
+        raise ValueError(
+            f"out {str(out)!r} exists and is not a report folder (no report.md); choose another folder"
+        )
+    if not out.parent.is_dir():
+        raise ValueError(f"out {str(out)!r}: the folder {str(out.parent)!r} does not exist")
     return out
 
+# %% ../nbs/09_report.ipynb #4286dfb6
 def replace_folder(tmp: Path, out: Path) -> None:
     "Move the finished folder `tmp` onto `out`, replacing what was there; `out` gets the usual permissions (umask)."
     umask = os.umask(0)
     os.umask(umask)
-    os.chmod(tmp, 0o777 & ~umask)                   # mkdtemp made it 700: a report is meant to be read
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp made it 700: a report is meant to be read
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))
         os.replace(out, old / "report")
     os.replace(tmp, out)
-    if old is not None: shutil.rmtree(old)
+    if old is not None:
+        shutil.rmtree(old)
 
+# %% ../nbs/09_report.ipynb #58aa5380
 def _check_grid(epsilons, trials) -> tuple:
     "ε values (finite, > 0) and a trial count (≥ 1), checked before anything runs."
     eps = tuple(float(e) for e in epsilons)
@@ -539,34 +827,57 @@ def _check_grid(epsilons, trials) -> tuple:
         raise ValueError(f"trials must be an integer ≥ 1, got {trials!r}")
     return eps, int(trials)
 
+# %% ../nbs/09_report.ipynb #5586e886
 def _headline_epsilons(eps: Sequence[float]) -> list:
     "HEADLINE_EPSILONS found in the grid, else the grid's middle three."
     inside = [e for e in HEADLINE_EPSILONS if e in eps]
-    if inside: return inside
+    if inside:
+        return inside
     mid = len(eps) // 2
-    return sorted(eps)[max(0, mid - 1):mid + 2]
+    return sorted(eps)[max(0, mid - 1) : mid + 2]
 
 # %% ../nbs/09_report.ipynb #31c8c148
-def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons: Optional[Sequence[float]] = None,
-                 trials: Optional[int] = None, quick: bool = False, seed: int = 0, n_jobs: int = 1,
-                 progress: bool = True) -> Path:
+def write_report(
+    out,
+    root=None,
+    names: Optional[Sequence[str]] = None,
+    epsilons: Optional[Sequence[float]] = None,
+    trials: Optional[int] = None,
+    quick: bool = False,
+    seed: int = 0,
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, its figures and tables (see the table above)."
     import matplotlib
+
     matplotlib.use("Agg")
     start = time.perf_counter()
     out = _report_folder(out)
-    eps, trials = _check_grid(epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
-                              trials if trials is not None else (QUICK_TRIALS if quick else REPORT_TRIALS))
+    eps, trials = _check_grid(
+        epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
+        trials if trials is not None else (QUICK_TRIALS if quick else REPORT_TRIALS),
+    )
     datasets, real, root = report_datasets(root, names)
-    skipped = [f"`{d.name}` has no ground truth: it is listed but not scored." for d in datasets if not d.n_truth]
+    skipped = [
+        f"`{d.name}` has no ground truth: it is listed but not scored."
+        for d in datasets
+        if not d.n_truth
+    ]
     if len(skipped) == len(datasets):
-        raise ValueError(f"datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score")
+        raise ValueError(
+            f"datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score"
+        )
     scored = {d.name: d for d in datasets if d.n_truth}
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.new."))
     try:
         seconds, t = {}, time.perf_counter()
-        results = evaluate(list(scored.values()), {k: report_grid(k, quick)[1] for k in registry.KINDS},
-                           progress=progress, log=lambda m: None)
+        results = evaluate(
+            list(scored.values()),
+            {k: report_grid(k, quick)[1] for k in registry.KINDS},
+            progress=progress,
+            log=lambda m: None,
+        )
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
         table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress)
@@ -578,20 +889,36 @@ def write_report(out, root=None, names: Optional[Sequence[str]] = None, epsilons
         seconds["intervals (bootstrap)"], t = time.perf_counter() - t, time.perf_counter()
         plot_overview(headline(summary, reps, eps), tmp / "overview.png")
         figures = {d: f"tradeoff_{d}.png" for d in pd.unique(summary.dataset)}
-        for d, f in figures.items(): plot_dataset(summary, d, tmp / f)
-        pipelines = table.groupby("kind").apply(lambda s: s.groupby(["mechanism", "aggregator"]).ngroups)
-        parts = [f"# What privacy costs on these datasets\n\nldp_truth {__version__}: every mechanism × aggregator on "
-                 f"every dataset found{' (synthetic: no real dataset was found)' if not real else ''}, without privacy "
-                 f"and under local differential privacy; seed {seed}{', --quick' if quick else ''}.\n",
-                 _answer_section(headline(summary, reps, _headline_epsilons(eps)), _headline_epsilons(eps), trials,
-                                 " or ".join(map(str, pipelines))),
-                 _channel_note(summary), _range_note(list(scored.values())),
-                 _data_section(real, root, skipped), _epsilon_section(), _details_section(summary, figures),
-                 _clean_section(results), _budget_section(budget_summary(list(scored.values())))]
+        for d, f in figures.items():
+            plot_dataset(summary, d, tmp / f)
+        pipelines = table.groupby("kind").apply(
+            lambda s: s.groupby(["mechanism", "aggregator"]).ngroups
+        )
+        parts = [
+            f"# What privacy costs on these datasets\n\nldp_truth {__version__}: every mechanism × aggregator on "
+            f"every dataset found{' (synthetic: no real dataset was found)' if not real else ''}, without privacy "
+            f"and under local differential privacy; seed {seed}{', --quick' if quick else ''}.\n",
+            _answer_section(
+                headline(summary, reps, _headline_epsilons(eps)),
+                _headline_epsilons(eps),
+                trials,
+                " or ".join(map(str, pipelines)),
+            ),
+            _channel_note(summary),
+            _range_note(list(scored.values())),
+            _data_section(real, root, skipped),
+            _epsilon_section(),
+            _details_section(summary, figures),
+            _clean_section(results),
+            _budget_section(budget_summary(list(scored.values()))),
+        ]
         seconds["figures and tables"] = time.perf_counter() - t
         seconds["total"] = time.perf_counter() - start
-        parts.append("## Run time\n\n" + markdown_table(pd.Series(seconds, name="seconds").rename_axis("stage")
-                                                        .to_frame(), 1) + "\n")
+        parts.append(
+            "## Run time\n\n"
+            + markdown_table(pd.Series(seconds, name="seconds").rename_axis("stage").to_frame(), 1)
+            + "\n"
+        )
         (tmp / "report.md").write_text("\n".join(p for p in parts if p))
         replace_folder(tmp, out)
     finally:

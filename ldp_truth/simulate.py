@@ -11,8 +11,8 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 
-from .data import (Answers, Dataset, RngLike, as_generator, check_count, check_fraction, check_nonnegative,
-                            check_positive)
+from .data import (Answers, Dataset, RngLike, as_generator, check_count, check_fraction,
+                            check_nonnegative, check_positive)
 
 # %% auto #0
 __all__ = ['AbilitiesLike', 'SUN_SIZES', 'CONTAMINATIONS', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions',
@@ -24,21 +24,29 @@ def _density(density) -> float:
     "`density` as a float in (0, 1], or a ValueError."
     return check_fraction(density, "density", zero=False)
 
+# %% ../nbs/01_simulate.ipynb #6a122f2d
 def _probabilities(p, name: str, shape: tuple) -> np.ndarray:
     "`p` as a float array of `shape` with every entry in [0, 1]."
     p = np.asarray(p, dtype=np.float64)
-    if p.shape != shape: raise ValueError(f"{name} must have shape {shape}, got {p.shape}")
+    if p.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {p.shape}")
     if not (np.isfinite(p) & (p >= 0) & (p <= 1)).all():
-        raise ValueError(f"{name} must lie in [0, 1], found values in [{np.nanmin(p)}, {np.nanmax(p)}] (or NaN)")
+        raise ValueError(
+            f"{name} must lie in [0, 1], found values in [{np.nanmin(p)}, {np.nanmax(p)}] (or NaN)"
+        )
     return p
 
+# %% ../nbs/01_simulate.ipynb #f8880711
 def _prior(prior, n_classes: int) -> np.ndarray:
     "Class prior as a probability vector of length `n_classes` (uniform when None)."
-    if prior is None: return np.full(n_classes, 1 / n_classes)
+    if prior is None:
+        return np.full(n_classes, 1 / n_classes)
     prior = _probabilities(prior, "prior", (n_classes,))
-    if not np.isclose(prior.sum(), 1, atol=1e-8): raise ValueError(f"prior must sum to 1, got {prior.sum()}")
+    if not np.isclose(prior.sum(), 1, atol=1e-8):
+        raise ValueError(f"prior must sum to 1, got {prior.sum()}")
     return prior
 
+# %% ../nbs/01_simulate.ipynb #f4b5a620
 def _seed_of(rng) -> Optional[int]:
     "The integer seed for `meta`, if `rng` was one."
     return int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
@@ -46,30 +54,42 @@ def _seed_of(rng) -> Optional[int]:
 # %% ../nbs/01_simulate.ipynb #15ad3a81
 def _bernoulli_cells(n_cells: int, p: float, gen: np.random.Generator) -> np.ndarray:
     "Sorted positions of the cells in `range(n_cells)` that are present, each independently with probability `p`."
-    if p == 1: return np.arange(n_cells, dtype=np.int64)
+    if p == 1:
+        return np.arange(n_cells, dtype=np.int64)
     mean = n_cells * p
-    size = int(mean + 6 * math.sqrt(mean) + 16)       # enough gaps to pass n_cells except with tiny probability
+    size = int(
+        mean + 6 * math.sqrt(mean) + 16
+    )  # enough gaps to pass n_cells except with tiny probability
     pos = np.cumsum(gen.geometric(p, size).astype(np.int64)) - 1
-    while pos[-1] < n_cells - 1:                      # rarely needed: draw more gaps
+    while pos[-1] < n_cells - 1:  # rarely needed: draw more gaps
         pos = np.concatenate([pos, pos[-1] + np.cumsum(gen.geometric(p, size).astype(np.int64))])
     return pos[: np.searchsorted(pos, n_cells)]
 
-def _top_up(key: np.ndarray, n_workers: int, n_tasks: int, min_per_task: int, gen: np.random.Generator) -> np.ndarray:
+# %% ../nbs/01_simulate.ipynb #4e65e29d
+def _top_up(
+    key: np.ndarray, n_workers: int, n_tasks: int, min_per_task: int, gen: np.random.Generator
+) -> np.ndarray:
     "Add (worker, task) keys until every task has `min_per_task` distinct workers; new workers are uniform among absent ones."
     while True:
         short = np.maximum(min_per_task - np.bincount(key % n_tasks, minlength=n_tasks), 0)
-        if not short.any(): return key
+        if not short.any():
+            return key
         task = np.repeat(np.arange(n_tasks, dtype=np.int64), short)
         key = np.union1d(key, gen.integers(0, n_workers, len(task)) * n_tasks + task)
 
-def sample_pairs(n_workers: int, n_tasks: int, density: float = 1.0, rng: RngLike = None, min_per_task: int = 1) -> tuple:
+# %% ../nbs/01_simulate.ipynb #30b02530
+def sample_pairs(
+    n_workers: int, n_tasks: int, density: float = 1.0, rng: RngLike = None, min_per_task: int = 1
+) -> tuple:
     "Worker and task indices (int32, sorted by worker then task) of the answered cells: each present with probability `density`."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     density, min_per_task = _density(density), check_count(min_per_task, "min_per_task", 0)
-    if min_per_task > n_workers: raise ValueError(f"min_per_task must be at most n_workers={n_workers}, got {min_per_task}")
+    if min_per_task > n_workers:
+        raise ValueError(f"min_per_task must be at most n_workers={n_workers}, got {min_per_task}")
     gen = as_generator(rng)
     key = _bernoulli_cells(n_workers * n_tasks, density, gen)
-    if min_per_task: key = _top_up(key, n_workers, n_tasks, min_per_task, gen)
+    if min_per_task:
+        key = _top_up(key, n_workers, n_tasks, min_per_task, gen)
     return (key // n_tasks).astype(np.int32), (key % n_tasks).astype(np.int32)
 
 # %% ../nbs/01_simulate.ipynb #2564f3f1
@@ -81,30 +101,66 @@ def _categorical(n: int, prior: np.ndarray, gen: np.random.Generator) -> np.ndar
 # %% ../nbs/01_simulate.ipynb #be5fc235
 AbilitiesLike = Union[np.ndarray, list, Callable, object]
 
+
 def _abilities(abilities: AbilitiesLike, n_workers: int, gen: np.random.Generator) -> np.ndarray:
     "Per-worker abilities from a number (shared by all), an array, a callable `(n, rng)` or a frozen scipy distribution, checked to lie in [0, 1]."
-    if hasattr(abilities, "rvs"): abilities = abilities.rvs(size=n_workers, random_state=gen)
-    elif callable(abilities): abilities = abilities(n_workers, gen)
-    elif np.ndim(abilities) == 0: abilities = np.full(n_workers, abilities, dtype=np.float64)
+    if hasattr(abilities, "rvs"):
+        abilities = abilities.rvs(size=n_workers, random_state=gen)
+    elif callable(abilities):
+        abilities = abilities(n_workers, gen)
+    elif np.ndim(abilities) == 0:
+        abilities = np.full(n_workers, abilities, dtype=np.float64)
     return _probabilities(abilities, "abilities", (n_workers,))
 
-def _dataset(worker, task, value, truth, n_workers: int, n_tasks: int, n_classes: Optional[int], meta: dict) -> Dataset:
+# %% ../nbs/01_simulate.ipynb #b8757212
+def _dataset(
+    worker, task, value, truth, n_workers: int, n_tasks: int, n_classes: Optional[int], meta: dict
+) -> Dataset:
     "Wrap generated arrays in a `Dataset` named after the generator and its sizes."
     kind = "continuous" if n_classes is None else "categorical"
-    A = Answers(worker, task, value, kind=kind, n_workers=n_workers, n_tasks=n_tasks, n_classes=n_classes)
-    return Dataset(A, truth, meta, f"{meta['generator']}(W={n_workers}, T={n_tasks}, density={meta['density']})")
+    A = Answers(
+        worker, task, value, kind=kind, n_workers=n_workers, n_tasks=n_tasks, n_classes=n_classes
+    )
+    return Dataset(
+        A,
+        truth,
+        meta,
+        f"{meta['generator']}(W={n_workers}, T={n_tasks}, density={meta['density']})",
+    )
 
-def one_coin(n_workers: int, n_tasks: int, abilities: AbilitiesLike, n_classes: int = 2, density: float = 1.0,
-             prior=None, rng: RngLike = None, min_per_task: int = 1) -> Dataset:
+# %% ../nbs/01_simulate.ipynb #dfe860cb
+def one_coin(
+    n_workers: int,
+    n_tasks: int,
+    abilities: AbilitiesLike,
+    n_classes: int = 2,
+    density: float = 1.0,
+    prior=None,
+    rng: RngLike = None,
+    min_per_task: int = 1,
+) -> Dataset:
     "Workers right with probability `abilities[i]`, otherwise uniform over the other `n_classes - 1` classes."
-    n_workers, n_tasks, n_classes = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks"), check_count(n_classes, "n_classes", 2)
+    n_workers, n_tasks, n_classes = (
+        check_count(n_workers, "n_workers"),
+        check_count(n_tasks, "n_tasks"),
+        check_count(n_classes, "n_classes", 2),
+    )
     prior, gen = _prior(prior, n_classes), as_generator(rng)
     p = _abilities(abilities, n_workers, gen)
     truth = _categorical(n_tasks, prior, gen)
     worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
     right = gen.random(len(worker)) < p[worker]
-    value = np.where(right, truth[task], (truth[task] + gen.integers(1, n_classes, len(worker))) % n_classes)
-    meta = dict(generator="one_coin", n_classes=n_classes, density=density, prior=prior, seed=_seed_of(rng), abilities=p)
+    value = np.where(
+        right, truth[task], (truth[task] + gen.integers(1, n_classes, len(worker))) % n_classes
+    )
+    meta = dict(
+        generator="one_coin",
+        n_classes=n_classes,
+        density=density,
+        prior=prior,
+        seed=_seed_of(rng),
+        abilities=p,
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, n_classes, meta)
 
 # %% ../nbs/01_simulate.ipynb #0bcb52f2
@@ -112,23 +168,38 @@ def _confusions(confusions, n_workers: int) -> np.ndarray:
     "Validated (W, K, K) array of row-stochastic confusion matrices."
     c = np.asarray(confusions, dtype=np.float64)
     if c.ndim != 3 or c.shape[0] != n_workers or c.shape[1] != c.shape[2] or c.shape[1] < 2:
-        raise ValueError(f"confusions must have shape (n_workers={n_workers}, K, K) with K ≥ 2, got {c.shape}")
-    if not (np.isfinite(c) & (c >= 0)).all(): raise ValueError("confusions must hold finite, non-negative probabilities")
+        raise ValueError(
+            f"confusions must have shape (n_workers={n_workers}, K, K) with K ≥ 2, got {c.shape}"
+        )
+    if not (np.isfinite(c) & (c >= 0)).all():
+        raise ValueError("confusions must hold finite, non-negative probabilities")
     sums = c.sum(axis=2)
     if not np.allclose(sums, 1, atol=1e-8):
         i, k = np.unravel_index(np.abs(sums - 1).argmax(), sums.shape)
-        raise ValueError(f"every row of confusions must sum to 1; worker {i}, true class {k} sums to {sums[i, k]}")
+        raise ValueError(
+            f"every row of confusions must sum to 1; worker {i}, true class {k} sums to {sums[i, k]}"
+        )
     return c
 
+# %% ../nbs/01_simulate.ipynb #b5c090df
 def _inverse_cdf(cum: np.ndarray, rows: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     "One draw per entry of `rows` from the distributions whose cumulative sums are `cum[rows]` (a loop over classes only)."
     u = gen.random(len(rows))
     out = np.zeros(len(rows), dtype=np.int64)
-    for k in range(cum.shape[1] - 1): out += u >= cum[rows, k]
+    for k in range(cum.shape[1] - 1):
+        out += u >= cum[rows, k]
     return out
 
-def confusion_workers(n_workers: int, n_tasks: int, confusions, density: float = 1.0, prior=None,
-                      rng: RngLike = None, min_per_task: int = 1) -> Dataset:
+# %% ../nbs/01_simulate.ipynb #6d04a283
+def confusion_workers(
+    n_workers: int,
+    n_tasks: int,
+    confusions,
+    density: float = 1.0,
+    prior=None,
+    rng: RngLike = None,
+    min_per_task: int = 1,
+) -> Dataset:
     "Dawid–Skene workers: worker `i` answers `l` for truth `k` with probability `confusions[i, k, l]`."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     c = _confusions(confusions, n_workers)
@@ -136,16 +207,30 @@ def confusion_workers(n_workers: int, n_tasks: int, confusions, density: float =
     prior, gen = _prior(prior, K), as_generator(rng)
     truth = _categorical(n_tasks, prior, gen)
     worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
-    value = _inverse_cdf(np.cumsum(c, axis=2).reshape(n_workers * K, K), worker.astype(np.int64) * K + truth[task], gen)
-    meta = dict(generator="confusion_workers", n_classes=K, density=density, prior=prior, seed=_seed_of(rng), confusions=c)
+    value = _inverse_cdf(
+        np.cumsum(c, axis=2).reshape(n_workers * K, K),
+        worker.astype(np.int64) * K + truth[task],
+        gen,
+    )
+    meta = dict(
+        generator="confusion_workers",
+        n_classes=K,
+        density=density,
+        prior=prior,
+        seed=_seed_of(rng),
+        confusions=c,
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, K, meta)
 
 # %% ../nbs/01_simulate.ipynb #eafb399b
-def random_confusions(n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), rng: RngLike = None) -> np.ndarray:
+def random_confusions(
+    n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), rng: RngLike = None
+) -> np.ndarray:
     "(W, K, K) confusion matrices with diagonal uniform in `diag` and the rest of each row split by a flat Dirichlet."
     n_workers, K = check_count(n_workers, "n_workers"), check_count(n_classes, "n_classes", 2)
     lo, hi = _probabilities(diag, "diag", (2,))
-    if lo > hi: raise ValueError(f"diag must be (low, high) with low ≤ high, got {tuple(diag)}")
+    if lo > hi:
+        raise ValueError(f"diag must be (low, high) with low ≤ high, got {tuple(diag)}")
     gen = as_generator(rng)
     d = gen.uniform(lo, hi, (n_workers, K))
     off = gen.dirichlet(np.ones(K - 1), (n_workers, K)) * (1 - d)[..., None]
@@ -155,81 +240,161 @@ def random_confusions(n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), 
     return c
 
 # %% ../nbs/01_simulate.ipynb #c7be8cd9
-def experts_spammers(n_workers: int, n_tasks: int, delta: float, expert_ability: float = 1.0, rng: RngLike = None,
-                     density: float = 1.0, spammer_ability: float = 0.5) -> Dataset:
+def experts_spammers(
+    n_workers: int,
+    n_tasks: int,
+    delta: float,
+    expert_ability: float = 1.0,
+    rng: RngLike = None,
+    density: float = 1.0,
+    spammer_ability: float = 0.5,
+) -> Dataset:
     "Wang & Xu's instance: ⌈n_workers**delta⌉ experts (ability `expert_ability`), the rest spammers (ability 1/2), binary."
     n_workers = check_count(n_workers, "n_workers")
-    delta = check_fraction(delta, "delta")                    # Wang & Xu assume (0, 1/2)
+    delta = check_fraction(delta, "delta")  # Wang & Xu assume (0, 1/2)
     _probabilities([expert_ability, spammer_ability], "expert_ability and spammer_ability", (2,))
     gen = as_generator(rng)
-    n_experts = math.ceil(n_workers ** delta)
+    n_experts = math.ceil(n_workers**delta)
     experts = np.sort(gen.permutation(n_workers)[:n_experts])
-    p = np.full(n_workers, float(spammer_ability)); p[experts] = expert_ability
+    p = np.full(n_workers, float(spammer_ability))
+    p[experts] = expert_ability
     ds = one_coin(n_workers, n_tasks, p, n_classes=2, density=density, rng=gen)
-    ds.meta.update(generator="experts_spammers", delta=delta, n_experts=n_experts, experts=experts, seed=_seed_of(rng),
-                   expert_ability=expert_ability, spammer_ability=spammer_ability)
+    ds.meta.update(
+        generator="experts_spammers",
+        delta=delta,
+        n_experts=n_experts,
+        experts=experts,
+        seed=_seed_of(rng),
+        expert_ability=expert_ability,
+        spammer_ability=spammer_ability,
+    )
     ds.name = f"experts_spammers(n={n_workers}, m={n_tasks}, delta={delta})"
     return ds
 
 # %% ../nbs/01_simulate.ipynb #66221a96
-def continuous_workers(n_workers: int, n_tasks: int, lam1: float, truth=None, density: float = 1.0,
-                       rng: RngLike = None, min_per_task: int = 1) -> Dataset:
+def continuous_workers(
+    n_workers: int,
+    n_tasks: int,
+    lam1: float,
+    truth=None,
+    density: float = 1.0,
+    rng: RngLike = None,
+    min_per_task: int = 1,
+) -> Dataset:
     "Answers truth + N(0, σ_s²) with σ_s² ~ Exp(rate `lam1`) per worker (Li et al. crowd sensing); truth ~ N(0, 1) by default."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
-    lam1 = check_positive(lam1, "lam1")                        # the rate of the exponential variance distribution
+    lam1 = check_positive(lam1, "lam1")  # the rate of the exponential variance distribution
     gen = as_generator(rng)
-    if truth is None: truth = gen.normal(0.0, 1.0, n_tasks)
+    if truth is None:
+        truth = gen.normal(0.0, 1.0, n_tasks)
     truth = np.asarray(truth, dtype=np.float64)
     if truth.shape != (n_tasks,) or not np.isfinite(truth).all():
-        raise ValueError(f"truth must be {n_tasks} finite values (one per task), got shape {truth.shape}")
+        raise ValueError(
+            f"truth must be {n_tasks} finite values (one per task), got shape {truth.shape}"
+        )
     sigma2 = gen.exponential(1 / lam1, n_workers)
     worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
     value = truth[task] + np.sqrt(sigma2[worker]) * gen.standard_normal(len(worker))
-    meta = dict(generator="continuous_workers", lam1=float(lam1), density=density, seed=_seed_of(rng), sigma2=sigma2)
+    meta = dict(
+        generator="continuous_workers",
+        lam1=float(lam1),
+        density=density,
+        seed=_seed_of(rng),
+        sigma2=sigma2,
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, None, meta)
 
 # %% ../nbs/01_simulate.ipynb #70793b07
-SUN_SIZES = {"small": (2000, 200), "large": (10_000, 1000)}   # Sun et al. §VI: Figs. 2-3 and Fig. 4
+SUN_SIZES = {"small": (2000, 200), "large": (10_000, 1000)}  # Sun et al. §VI: Figs. 2-3 and Fig. 4
 
-def sun_synthetic(n_workers: int = 2000, n_tasks: int = 200, density: float = 0.1, rng: RngLike = None,
-                  sigmas: tuple = (1.0, 5.0), domain: tuple = (0, 9), discretize: bool = True, min_per_task: int = 1) -> Dataset:
+
+def sun_synthetic(
+    n_workers: int = 2000,
+    n_tasks: int = 200,
+    density: float = 0.1,
+    rng: RngLike = None,
+    sigmas: tuple = (1.0, 5.0),
+    domain: tuple = (0, 9),
+    discretize: bool = True,
+    min_per_task: int = 1,
+) -> Dataset:
     "Sun et al. §VI-A: truth ~ N(0,1), half the workers σ=1 and half σ=5, answers rounded and clipped into `domain`."
     n_workers, n_tasks = check_count(n_workers, "n_workers", 2), check_count(n_tasks, "n_tasks")
     hi_sigma = np.asarray(sigmas, dtype=np.float64)
     if hi_sigma.shape != (2,) or not (np.isfinite(hi_sigma) & (hi_sigma > 0)).all():
-        raise ValueError(f"sigmas must be two positive numbers (high-quality, low-quality), got {sigmas!r}")
+        raise ValueError(
+            f"sigmas must be two positive numbers (high-quality, low-quality), got {sigmas!r}"
+        )
     lo, hi = domain
     if not (isinstance(lo, Integral) and isinstance(hi, Integral) and lo < hi):
         raise ValueError(f"domain must be two integers (low, high) with low < high, got {domain!r}")
     gen = as_generator(rng)
     truth = gen.normal(0.0, 1.0, n_tasks)
-    sigma = np.full(n_workers, hi_sigma[1]); sigma[gen.permutation(n_workers)[: n_workers // 2]] = hi_sigma[0]
+    sigma = np.full(n_workers, hi_sigma[1])
+    sigma[gen.permutation(n_workers)[: n_workers // 2]] = hi_sigma[0]
     worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
     value = truth[task] + sigma[worker] * gen.standard_normal(len(worker))
-    if discretize: value = np.clip(np.rint(value), lo, hi)
-    meta = dict(generator="sun_synthetic", density=density, seed=_seed_of(rng), sigma=sigma, domain=(int(lo), int(hi)),
-                discretize=bool(discretize))
+    if discretize:
+        value = np.clip(np.rint(value), lo, hi)
+    meta = dict(
+        generator="sun_synthetic",
+        density=density,
+        seed=_seed_of(rng),
+        sigma=sigma,
+        domain=(int(lo), int(hi)),
+        discretize=bool(discretize),
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, None, meta)
 
 # %% ../nbs/01_simulate.ipynb #187be8fa
-CONTAMINATIONS = ("zero", "times10", "div10", "drop_digit", "repeat_digit", "vandal")   # codes 0..5 in meta["contaminated"]
+CONTAMINATIONS = (
+    "zero",
+    "times10",
+    "div10",
+    "drop_digit",
+    "repeat_digit",
+    "vandal",
+)  # codes 0..5 in meta["contaminated"]
 
-def claim_workers(n_workers: int, n_tasks: int, p_exact: tuple = (0.6, 0.95), rel_sigma: float = 0.05,
-                  log10_range: tuple = (3.0, 4.0), density: float = 0.1, rng: RngLike = None, min_per_task: int = 1) -> Dataset:
+
+def claim_workers(
+    n_workers: int,
+    n_tasks: int,
+    p_exact: tuple = (0.6, 0.95),
+    rel_sigma: float = 0.05,
+    log10_range: tuple = (3.0, 4.0),
+    density: float = 0.1,
+    rng: RngLike = None,
+    min_per_task: int = 1,
+) -> Dataset:
     "Integer truths 10^U(log10_range); worker i copies the truth with probability p_i ~ U(p_exact), else truth·(1 + rel_sigma·N(0,1)), rounded."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     lo, hi = (float(x) for x in p_exact)
-    if not 0 <= lo <= hi <= 1: raise ValueError(f"p_exact must be (low, high) with 0 ≤ low ≤ high ≤ 1, got {p_exact!r}")
+    if not 0 <= lo <= hi <= 1:
+        raise ValueError(f"p_exact must be (low, high) with 0 ≤ low ≤ high ≤ 1, got {p_exact!r}")
     rel_sigma = check_nonnegative(rel_sigma, "rel_sigma")
     a, b = (float(x) for x in log10_range)
-    if not (np.isfinite([a, b]).all() and a <= b): raise ValueError(f"log10_range must be two finite numbers (low ≤ high), got {log10_range!r}")
+    if not (np.isfinite([a, b]).all() and a <= b):
+        raise ValueError(
+            f"log10_range must be two finite numbers (low ≤ high), got {log10_range!r}"
+        )
     gen = as_generator(rng)
     truth = np.ceil(10 ** gen.uniform(a, b, n_tasks))
     p = gen.uniform(lo, hi, n_workers)
     worker, task = sample_pairs(n_workers, n_tasks, density, gen, min_per_task)
     exact = gen.random(len(worker)) < p[worker]
-    value = np.where(exact, truth[task], np.rint(truth[task] * (1 + rel_sigma * gen.standard_normal(len(worker)))))
-    meta = dict(generator="claim_workers", density=density, seed=_seed_of(rng), p_exact=p, rel_sigma=float(rel_sigma))
+    value = np.where(
+        exact,
+        truth[task],
+        np.rint(truth[task] * (1 + rel_sigma * gen.standard_normal(len(worker)))),
+    )
+    meta = dict(
+        generator="claim_workers",
+        density=density,
+        seed=_seed_of(rng),
+        p_exact=p,
+        rel_sigma=float(rel_sigma),
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, None, meta)
 
 # %% ../nbs/01_simulate.ipynb #78643d2d
@@ -237,11 +402,13 @@ def _n_digits(n: np.ndarray) -> np.ndarray:
     "Number of decimal digits of each non-negative integer-valued float (1 for 0)."
     return np.floor(np.log10(np.maximum(n, 1))).astype(np.int64) + 1
 
+# %% ../nbs/01_simulate.ipynb #11853b82
 def digit_slip(value: np.ndarray, repeat: bool, rng: RngLike = None) -> np.ndarray:
     "Drop (`repeat=False`) or repeat one uniformly chosen decimal digit of the integer part of each |value|; sign and fraction kept."
     value, gen = np.asarray(value, dtype=np.float64), as_generator(rng)
-    a = np.abs(value); n = np.trunc(a)
-    p = 10.0 ** np.floor(gen.random(len(a)) * _n_digits(n))           # place value of the chosen digit
+    a = np.abs(value)
+    n = np.trunc(a)
+    p = 10.0 ** np.floor(gen.random(len(a)) * _n_digits(n))  # place value of the chosen digit
     low, d, high = n % p, (n // p) % 10, n // (10 * p)
     out = high * 100 * p + d * 10 * p + d * p + low if repeat else high * p + low
     return np.sign(value) * (out + a - n)
@@ -249,53 +416,102 @@ def digit_slip(value: np.ndarray, repeat: bool, rng: RngLike = None) -> np.ndarr
 # %% ../nbs/01_simulate.ipynb #0aac41fd
 def _contamination_shares(kinds) -> dict:
     "`kinds` (one name or a dict name → share) as a dict of positive shares summing to 1."
-    if isinstance(kinds, str): kinds = {kinds: 1.0}
-    if not isinstance(kinds, dict) or not kinds: raise TypeError(f"kinds must be one of {CONTAMINATIONS} or a dict of them → share, got {kinds!r}")
+    if isinstance(kinds, str):
+        kinds = {kinds: 1.0}
+    if not isinstance(kinds, dict) or not kinds:
+        raise TypeError(
+            f"kinds must be one of {CONTAMINATIONS} or a dict of them → share, got {kinds!r}"
+        )
     bad = [k for k in kinds if k not in CONTAMINATIONS]
-    if bad: raise ValueError(f"kinds must be among {CONTAMINATIONS}, got {bad}")
+    if bad:
+        raise ValueError(f"kinds must be among {CONTAMINATIONS}, got {bad}")
     share = np.array([kinds[k] for k in kinds], dtype=np.float64)
     if not (np.isfinite(share).all() and (share >= 0).all() and share.sum() > 0):
         raise ValueError(f"kinds' shares must be finite, ≥ 0 and not all 0, got {kinds!r}")
     return dict(zip(kinds, share / share.sum()))
 
-def _dirty_values(old: np.ndarray, kind: np.ndarray, magnitude: float, gen: np.random.Generator) -> np.ndarray:
+# %% ../nbs/01_simulate.ipynb #6f015b51
+def _dirty_values(
+    old: np.ndarray, kind: np.ndarray, magnitude: float, gen: np.random.Generator
+) -> np.ndarray:
     "Replacement for each answer in `old` by its contamination code `kind` (an index into CONTAMINATIONS)."
     new = old.copy()
     for code, name in enumerate(CONTAMINATIONS):
         m = kind == code
-        if not m.any(): continue
-        if name == "zero": new[m] = 0.0
-        elif name == "times10": new[m] = old[m] * 10
-        elif name == "div10": new[m] = old[m] / 10
-        elif name in ("drop_digit", "repeat_digit"): new[m] = digit_slip(old[m], name == "repeat_digit", gen)
-        else: new[m] = magnitude * 10 ** gen.random(m.sum())
+        if not m.any():
+            continue
+        if name == "zero":
+            new[m] = 0.0
+        elif name == "times10":
+            new[m] = old[m] * 10
+        elif name == "div10":
+            new[m] = old[m] / 10
+        elif name in ("drop_digit", "repeat_digit"):
+            new[m] = digit_slip(old[m], name == "repeat_digit", gen)
+        else:
+            new[m] = magnitude * 10 ** gen.random(m.sum())
     return new
 
-def contaminate(data: Dataset, fraction: float, kinds="vandal", magnitude: float = 1e12, by: str = "answer",
-                rng: RngLike = None) -> Dataset:
+# %% ../nbs/01_simulate.ipynb #91674064
+def contaminate(
+    data: Dataset,
+    fraction: float,
+    kinds="vandal",
+    magnitude: float = 1e12,
+    by: str = "answer",
+    rng: RngLike = None,
+) -> Dataset:
     "Replace `fraction` of the continuous answers by zeros, digit slips or vandal values, at random answers or by whole workers."
-    if not isinstance(data, Dataset): raise TypeError(f"data must be a ldp_truth.data.Dataset, got {type(data).__name__}")
+    if not isinstance(data, Dataset):
+        raise TypeError(f"data must be a ldp_truth.data.Dataset, got {type(data).__name__}")
     A = data.answers
-    if A.kind != "continuous": raise ValueError(f"contaminate needs continuous answers, got kind={A.kind!r}")
-    fraction, magnitude = check_fraction(fraction, "fraction"), check_positive(magnitude, "magnitude")
-    if by not in ("answer", "worker"): raise ValueError(f"by must be 'answer' or 'worker', got {by!r}")
+    if A.kind != "continuous":
+        raise ValueError(f"contaminate needs continuous answers, got kind={A.kind!r}")
+    fraction, magnitude = (
+        check_fraction(fraction, "fraction"),
+        check_positive(magnitude, "magnitude"),
+    )
+    if by not in ("answer", "worker"):
+        raise ValueError(f"by must be 'answer' or 'worker', got {by!r}")
     shares, gen = _contamination_shares(kinds), as_generator(rng)
     codes, p = np.array([CONTAMINATIONS.index(k) for k in shares]), np.array(list(shares.values()))
     if by == "answer":
-        idx, bad_workers = np.sort(gen.choice(A.n_answers, int(round(fraction * A.n_answers)), replace=False)), np.array([], np.int64)
+        idx, bad_workers = (
+            np.sort(gen.choice(A.n_answers, int(round(fraction * A.n_answers)), replace=False)),
+            np.array([], np.int64),
+        )
         kind = codes[gen.choice(len(codes), len(idx), p=p)]
     else:
         order = gen.permutation(A.n_workers)
         reach = np.cumsum(np.bincount(A.worker, minlength=A.n_workers)[order])
-        bad_workers = np.sort(order[: int(np.searchsorted(reach, fraction * A.n_answers)) + 1] if fraction > 0 else order[:0])
-        per_worker = np.full(A.n_workers, -1); per_worker[bad_workers] = codes[gen.choice(len(codes), len(bad_workers), p=p)]
-        idx = np.flatnonzero(per_worker[A.worker] >= 0); kind = per_worker[A.worker[idx]]
+        bad_workers = np.sort(
+            order[: int(np.searchsorted(reach, fraction * A.n_answers)) + 1]
+            if fraction > 0
+            else order[:0]
+        )
+        per_worker = np.full(A.n_workers, -1)
+        per_worker[bad_workers] = codes[gen.choice(len(codes), len(bad_workers), p=p)]
+        idx = np.flatnonzero(per_worker[A.worker] >= 0)
+        kind = per_worker[A.worker[idx]]
     value = A.value.copy()
     value[idx] = _dirty_values(value[idx], kind, float(magnitude), gen)
-    contaminated = np.full(A.n_answers, -1, np.int8); contaminated[idx] = kind
-    meta = {**data.meta, "contaminated": contaminated, "contamination": dict(fraction=float(fraction), kinds=shares,
-            magnitude=float(magnitude), by=by, seed=_seed_of(rng), workers=bad_workers)}
-    return Dataset(A.with_values(value), data.truth, meta, f"{data.name} + {fraction:g} {by}-level dirt")
+    contaminated = np.full(A.n_answers, -1, np.int8)
+    contaminated[idx] = kind
+    meta = {
+        **data.meta,
+        "contaminated": contaminated,
+        "contamination": dict(
+            fraction=float(fraction),
+            kinds=shares,
+            magnitude=float(magnitude),
+            by=by,
+            seed=_seed_of(rng),
+            workers=bad_workers,
+        ),
+    }
+    return Dataset(
+        A.with_values(value), data.truth, meta, f"{data.name} + {fraction:g} {by}-level dirt"
+    )
 
 # %% ../nbs/01_simulate.ipynb #ef71b0db
 def _sorted_unique(key: np.ndarray) -> np.ndarray:
@@ -303,21 +519,38 @@ def _sorted_unique(key: np.ndarray) -> np.ndarray:
     key.sort()
     return key[np.concatenate([[True], key[1:] != key[:-1]])]
 
+# %% ../nbs/01_simulate.ipynb #f2543676
 def _distinct_workers(need: np.ndarray, n_workers: int, gen: np.random.Generator) -> tuple:
     "For each local task j, `need[j]` distinct workers uniform without replacement; (task, worker) as int64, sorted by task then worker."
     key, short = np.empty(0, np.int64), need.astype(np.int64)
-    while short.any():                                # draw with replacement, then redraw the few collisions
+    while short.any():  # draw with replacement, then redraw the few collisions
         task = np.repeat(np.arange(len(need), dtype=np.int64), short)
-        key = _sorted_unique(np.concatenate([key, task * n_workers + gen.integers(0, n_workers, len(task))]))
+        key = _sorted_unique(
+            np.concatenate([key, task * n_workers + gen.integers(0, n_workers, len(task))])
+        )
         short = need - np.bincount(key // n_workers, minlength=len(need))
     return key // n_workers, key % n_workers
 
-def confusion_workers_chunked(n_workers: int, n_tasks: int, confusions, density: float = 1.0, prior=None,
-                              rng: RngLike = None, min_per_task: int = 1, chunk_tasks: int = 2**18) -> Dataset:
+# %% ../nbs/01_simulate.ipynb #63713ab0
+def confusion_workers_chunked(
+    n_workers: int,
+    n_tasks: int,
+    confusions,
+    density: float = 1.0,
+    prior=None,
+    rng: RngLike = None,
+    min_per_task: int = 1,
+    chunk_tasks: int = 2**18,
+) -> Dataset:
     "`confusion_workers`' model drawn `chunk_tasks` tasks at a time into preallocated int32/int32/int8 arrays (answers sorted by task, then worker)."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
-    density, min_per_task, chunk_tasks = _density(density), check_count(min_per_task, "min_per_task", 0), check_count(chunk_tasks, "chunk_tasks")
-    if min_per_task > n_workers: raise ValueError(f"min_per_task must be at most n_workers={n_workers}, got {min_per_task}")
+    density, min_per_task, chunk_tasks = (
+        _density(density),
+        check_count(min_per_task, "min_per_task", 0),
+        check_count(chunk_tasks, "chunk_tasks"),
+    )
+    if min_per_task > n_workers:
+        raise ValueError(f"min_per_task must be at most n_workers={n_workers}, got {min_per_task}")
     c = _confusions(confusions, n_workers)
     K = c.shape[1]
     prior, gen = _prior(prior, K), as_generator(rng)
@@ -334,6 +567,13 @@ def confusion_workers_chunked(n_workers: int, n_tasks: int, confusions, density:
         out = slice(start[lo], start[hi])
         worker[out], task[out] = w, t
         value[out] = _inverse_cdf(cum, w * K + truth[t], gen)
-    meta = dict(generator="confusion_workers_chunked", n_classes=K, density=density, prior=prior, seed=_seed_of(rng),
-                confusions=c, chunk_tasks=chunk_tasks)
+    meta = dict(
+        generator="confusion_workers_chunked",
+        n_classes=K,
+        density=density,
+        prior=prior,
+        seed=_seed_of(rng),
+        confusions=c,
+        chunk_tasks=chunk_tasks,
+    )
     return _dataset(worker, task, value, truth, n_workers, n_tasks, K, meta)

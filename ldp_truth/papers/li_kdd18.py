@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ..data import Answers, RngLike, as_generator, check_count, check_nonnegative, check_real
+from ..data import (Answers, RngLike, as_generator, check_count, check_nonnegative,
+                            check_real)
 from ..mechanisms import OneLayer, TwoLayer
 from ..privacy import budget_report
 
@@ -30,10 +31,12 @@ def paper_p_flip(epsilon: float, n_classes: int) -> float:
     e, s = check_nonnegative(epsilon, "epsilon"), check_count(n_classes, "n_classes", 2)
     return (s - 1) / (math.exp(e) + s - 1)
 
+# %% ../../nbs/12_two_layer.ipynb #a9072bde
 def one_layer(epsilon: float, n_classes: int) -> OneLayer:
     "The one-layer mechanism (Alg. 1) the paper runs at ε: p^f from Theorem 6.2."
     return OneLayer(paper_p_flip(epsilon, n_classes), n_classes)
 
+# %% ../../nbs/12_two_layer.ipynb #2e1d7968
 def two_layer(epsilon: float, n_classes: int, a: float = 0.0) -> TwoLayer:
     "The two-layer mechanism (Alg. 2) the paper runs at ε: U(a, 2p^f − a) with (a+b)/2 = p^f (Theorem 6.4), a = 0 by default."
     return TwoLayer.from_paper(epsilon, n_classes, a)
@@ -47,14 +50,21 @@ def _log_binomial_upper_tails(m: int, p: float) -> np.ndarray:
     logpmf = stats.binom.logpmf(np.arange(m + 2), m + 1, p)
     return np.logaddexp.accumulate(logpmf[::-1])[::-1][1:]
 
+# %% ../../nbs/12_two_layer.ipynb #6b6591e7
 def two_layer_epsilon_worker(a: float, b: float, n_classes: int, m: int) -> float:
     "Exact ε of a worker's whole vector of m answers under the two-layer mechanism U(a, b), a < b: max_k ln L_k − min_k ln L_k."
-    a, b, s, m = check_real(a, "a"), check_real(b, "b"), check_count(n_classes, "n_classes", 2), check_count(m, "m")
-    if not 0 <= a < b <= 1: raise ValueError(f"a and b must satisfy 0 ≤ a < b ≤ 1, got a={a}, b={b}")
+    a, b, s, m = (
+        check_real(a, "a"),
+        check_real(b, "b"),
+        check_count(n_classes, "n_classes", 2),
+        check_count(m, "m"),
+    )
+    if not 0 <= a < b <= 1:
+        raise ValueError(f"a and b must satisfy 0 ≤ a < b ≤ 1, got a={a}, b={b}")
     k = np.arange(m + 1)
     hi, lo = _log_binomial_upper_tails(m, b), _log_binomial_upper_tails(m, a)
     with np.errstate(divide="ignore"):
-        tail = hi + np.log1p(-np.exp(lo - hi))                   # ln(Pr_b − Pr_a) of the upper tails
+        tail = hi + np.log1p(-np.exp(lo - hi))  # ln(Pr_b − Pr_a) of the upper tails
     log_L = special.betaln(k + 1, m - k + 1) + tail - k * math.log(s - 1)
     return float(log_L.max() - log_L.min())
 
@@ -68,12 +78,19 @@ def privacy_table(answers: Answers, epsilons: Sequence[float] = PAPER_EPSILONS) 
         r2 = budget_report(tl, answers)
         busiest, median = r2.n_answers.idxmax(), r2.n_answers.median()
         m_max = int(r2.n_answers[busiest])
-        rows.append({"paper ε": eps, "one-layer per answer": r1.eps_per_answer.max(),
-                     "two-layer per answer (median m)": float(tl.epsilon_per_answer(int(median))),
-                     "two-layer per answer (max m)": r2.eps_per_answer[busiest],
-                     "one-layer whole vector (max m)": r1.eps_worker[busiest],
-                     "two-layer whole vector (max m), exact": two_layer_epsilon_worker(tl.a, tl.b, tl.n_classes, m_max),
-                     "two-layer whole vector (max m), composition bound": r2.eps_worker[busiest]})
+        rows.append(
+            {
+                "paper ε": eps,
+                "one-layer per answer": r1.eps_per_answer.max(),
+                "two-layer per answer (median m)": float(tl.epsilon_per_answer(int(median))),
+                "two-layer per answer (max m)": r2.eps_per_answer[busiest],
+                "one-layer whole vector (max m)": r1.eps_worker[busiest],
+                "two-layer whole vector (max m), exact": two_layer_epsilon_worker(
+                    tl.a, tl.b, tl.n_classes, m_max
+                ),
+                "two-layer whole vector (max m), composition bound": r2.eps_worker[busiest],
+            }
+        )
     return pd.DataFrame(rows).set_index("paper ε")
 
 # %% ../../nbs/12_two_layer.ipynb #05cc0ee6
@@ -82,24 +99,29 @@ def td_weight(p) -> np.ndarray:
     p = np.asarray(p, dtype=np.float64)
     return np.log(p / (1 - p))
 
+# %% ../../nbs/12_two_layer.ipynb #9239f0cc
 def bound_factor(p) -> np.ndarray:
     "Eq. 7's per-user factor G(p) = (p e^{-1} + (1−p) e)^{log(p/(1−p))}."
     p = np.asarray(p, dtype=np.float64)
     return (p / math.e + (1 - p) * math.e) ** td_weight(p)
 
+# %% ../../nbs/12_two_layer.ipynb #1337a575
 def paper_error_bound(p) -> float:
     "Eq. 7: the paper's bound ∏_u G(p_u) on the error rate of the weighted vote."
     return float(np.prod(bound_factor(p)))
 
+# %% ../../nbs/12_two_layer.ipynb #a943ccaf
 def chernoff_error_bound(p) -> float:
     "The valid Chernoff bound on the log-odds weighted vote's error: ∏_u 2√(p_u(1−p_u))."
     p = np.asarray(p, dtype=np.float64)
     return float(np.prod(2 * np.sqrt(p * (1 - p))))
 
+# %% ../../nbs/12_two_layer.ipynb #b32cee45
 def exact_vote_error(p: float, n: int) -> float:
     "Exact error of the vote of n (odd) users each right with probability p (equal weights): Pr[Binomial(n, max(p, 1−p)) < n/2]."
     n = check_count(n, "n")
-    if n % 2 == 0: raise ValueError(f"n must be odd (no ties), got {n}")
+    if n % 2 == 0:
+        raise ValueError(f"n must be odd (no ties), got {n}")
     return float(stats.binom.cdf(n // 2, n, max(p, 1 - p)))
 
 # %% ../../nbs/12_two_layer.ipynb #0822c1f3
@@ -108,14 +130,17 @@ def perturbed_accuracy(p, p_flip) -> np.ndarray:
     p, f = np.asarray(p, dtype=np.float64), np.asarray(p_flip, dtype=np.float64)
     return p + f * (1 - 2 * p)
 
+# %% ../../nbs/12_two_layer.ipynb #90ee8e11
 def importance(p) -> np.ndarray:
     "§6.2.3: Im(u) = Error(H_{−u}) / Error(H) = 1 / G(p_u) under eq. 7."
     return 1 / bound_factor(p)
 
+# %% ../../nbs/12_two_layer.ipynb #21309753
 def important_users(p, c: float) -> np.ndarray:
     "§6.2.3: the users whose importance is at least c times the largest, c ∈ (0, 1]."
     c = check_real(c, "c")
-    if not 0 < c <= 1: raise ValueError(f"c must lie in (0, 1], got {c}")
+    if not 0 < c <= 1:
+        raise ValueError(f"c must lie in (0, 1], got {c}")
     im = importance(p)
     return im >= c * im.max()
 
@@ -123,30 +148,39 @@ def important_users(p, c: float) -> np.ndarray:
 def _check_b_n(b: float, n: int) -> tuple:
     "b ∈ (0, 1] and n ≥ 1, as §6.2.3 uses them."
     b, n = check_real(b, "b"), check_count(n, "n")
-    if not 0 < b <= 1: raise ValueError(f"b must lie in (0, 1], got {b}")
+    if not 0 < b <= 1:
+        raise ValueError(f"b must lie in (0, 1], got {b}")
     return b, n
 
+# %% ../../nbs/12_two_layer.ipynb #fd0cab67
 def delta_pdf(delta, b: float, n: int) -> np.ndarray:
     "§6.2.3: density of Δ = ∏ of n independent U(0, b), (log(b^n/Δ))^{n−1} / (b^n (n−1)!) on (0, b^n]."
     b, n = _check_b_n(b, n)
     d = np.asarray(delta, dtype=np.float64)
-    inside = (d > 0) & (d <= b ** n)
+    inside = (d > 0) & (d <= b**n)
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = np.log(b ** n / d) ** (n - 1) / (b ** n * math.factorial(n - 1))
+        f = np.log(b**n / d) ** (n - 1) / (b**n * math.factorial(n - 1))
     return np.where(inside, f, 0.0)
 
+# %% ../../nbs/12_two_layer.ipynb #0b2b7026
 def delta_cdf(delta, b: float, n: int) -> np.ndarray:
     "Pr(Δ ≤ δ) = Pr[Gamma(n, 1) ≥ log(b^n/δ)] for Δ = ∏ of n independent U(0, b)."
     b, n = _check_b_n(b, n)
     d = np.asarray(delta, dtype=np.float64)
     with np.errstate(divide="ignore"):
-        return np.where(d <= 0, 0.0, np.where(d >= b ** n, 1.0, stats.gamma.sf(np.log(b ** n / np.maximum(d, 1e-300)), n)))
+        return np.where(
+            d <= 0,
+            0.0,
+            np.where(d >= b**n, 1.0, stats.gamma.sf(np.log(b**n / np.maximum(d, 1e-300)), n)),
+        )
 
+# %% ../../nbs/12_two_layer.ipynb #9da25aa3
 def sample_delta(b: float, n: int, size: int, rng: RngLike = None) -> np.ndarray:
     "Draws of Δ = ∏ of n independent U(0, b) (the two-layer flip probabilities of n important users, a = 0)."
     b, n = _check_b_n(b, n)
     return np.prod(b * as_generator(rng).random((check_count(size, "size"), n)), axis=1)
 
+# %% ../../nbs/12_two_layer.ipynb #78805d54
 def prob_two_layer_below_one_layer(n: int) -> float:
     "Pr[∏ of n U(0, b) < (b/2)^n] = Pr[Gamma(n, 1) > n log 2], whatever b."
     return float(stats.gamma.sf(check_count(n, "n") * math.log(2), n))
@@ -154,38 +188,74 @@ def prob_two_layer_below_one_layer(n: int) -> float:
 # %% ../../nbs/12_two_layer.ipynb #a0c5abe3
 def _paper_table(rows: list) -> pd.DataFrame:
     "One of the paper's tables: rows over PAPER_EPSILONS, columns (mechanism, aggregator)."
-    cols = pd.MultiIndex.from_product([["one-layer", "two-layer"], ["MV", "TD"]], names=["mechanism", "aggregator"])
+    cols = pd.MultiIndex.from_product(
+        [["one-layer", "two-layer"], ["MV", "TD"]], names=["mechanism", "aggregator"]
+    )
     return pd.DataFrame(rows, index=pd.Index(PAPER_EPSILONS, name="epsilon"), columns=cols)
 
-PAPER_TABLE2 = _paper_table([   # Peer Grading (not public)
-    [0.1019, 0.0850, 0.0885, 0.0619], [0.1135, 0.0954, 0.1112, 0.0800], [0.1300, 0.1127, 0.1212, 0.0827],
-    [0.1404, 0.1135, 0.1265, 0.0923], [0.1615, 0.1408, 0.1554, 0.1138], [0.1669, 0.1546, 0.1631, 0.1262],
-    [0.1788, 0.1604, 0.1696, 0.1354], [0.1842, 0.1658, 0.1785, 0.1415], [0.2042, 0.1823, 0.1938, 0.1581],
-    [0.2269, 0.2088, 0.2165, 0.1723], [0.2373, 0.2135, 0.2327, 0.1865], [0.2485, 0.2196, 0.2377, 0.1958],
-    [0.2504, 0.2212, 0.2419, 0.1992]])
+# %% ../../nbs/12_two_layer.ipynb #161dfc7d
+PAPER_TABLE2 = _paper_table(
+    [  # Peer Grading (not public)
+        [0.1019, 0.0850, 0.0885, 0.0619],
+        [0.1135, 0.0954, 0.1112, 0.0800],
+        [0.1300, 0.1127, 0.1212, 0.0827],
+        [0.1404, 0.1135, 0.1265, 0.0923],
+        [0.1615, 0.1408, 0.1554, 0.1138],
+        [0.1669, 0.1546, 0.1631, 0.1262],
+        [0.1788, 0.1604, 0.1696, 0.1354],
+        [0.1842, 0.1658, 0.1785, 0.1415],
+        [0.2042, 0.1823, 0.1938, 0.1581],
+        [0.2269, 0.2088, 0.2165, 0.1723],
+        [0.2373, 0.2135, 0.2327, 0.1865],
+        [0.2485, 0.2196, 0.2377, 0.1958],
+        [0.2504, 0.2212, 0.2419, 0.1992],
+    ]
+)
 
-PAPER_TABLE3 = _paper_table([   # Duchenne smile
-    [0.1228, 0.0735, 0.1240, 0.0560], [0.1296, 0.0870, 0.1337, 0.0629], [0.1438, 0.1104, 0.1447, 0.0709],
-    [0.1459, 0.1157, 0.1564, 0.0821], [0.1699, 0.1321, 0.1701, 0.0906], [0.1784, 0.1562, 0.1738, 0.0962],
-    [0.1917, 0.1769, 0.1903, 0.1081], [0.2126, 0.1930, 0.2133, 0.1271], [0.2218, 0.2016, 0.2160, 0.1379],
-    [0.2335, 0.2086, 0.2248, 0.1511], [0.2406, 0.2150, 0.2362, 0.1742], [0.2414, 0.2178, 0.2426, 0.1774],
-    [0.2516, 0.2277, 0.2447, 0.1793]])
+PAPER_TABLE3 = _paper_table(
+    [  # Duchenne smile
+        [0.1228, 0.0735, 0.1240, 0.0560],
+        [0.1296, 0.0870, 0.1337, 0.0629],
+        [0.1438, 0.1104, 0.1447, 0.0709],
+        [0.1459, 0.1157, 0.1564, 0.0821],
+        [0.1699, 0.1321, 0.1701, 0.0906],
+        [0.1784, 0.1562, 0.1738, 0.0962],
+        [0.1917, 0.1769, 0.1903, 0.1081],
+        [0.2126, 0.1930, 0.2133, 0.1271],
+        [0.2218, 0.2016, 0.2160, 0.1379],
+        [0.2335, 0.2086, 0.2248, 0.1511],
+        [0.2406, 0.2150, 0.2362, 0.1742],
+        [0.2414, 0.2178, 0.2426, 0.1774],
+        [0.2516, 0.2277, 0.2447, 0.1793],
+    ]
+)
 
-PAPER_CLEAN_ACCURACY = {"peer_grading": 0.73, "duchenne": 0.76}   # §7.2, "without any perturbation"
+PAPER_CLEAN_ACCURACY = {"peer_grading": 0.73, "duchenne": 0.76}  # §7.2, "without any perturbation"
+
 
 def mv_expected_error(answers: Answers, truth: np.ndarray, ties: str = "random") -> float:
     "Exact expected error of majority vote over the labelled tasks; `ties='random'` costs 1 − (truth among tied)/(number tied)."
     K = answers.n_classes
-    counts = np.bincount(answers.task.astype(np.int64) * K + answers.value, minlength=answers.n_tasks * K).reshape(-1, K)
+    counts = np.bincount(
+        answers.task.astype(np.int64) * K + answers.value, minlength=answers.n_tasks * K
+    ).reshape(-1, K)
     known = ~np.isnan(truth)
     c, t = counts[known], truth[known].astype(np.int64)
     top = c == c.max(1, keepdims=True)
     hit = top[np.arange(len(t)), t]
-    cost = {"first": c.argmax(1) != t, "random": 1 - hit / top.sum(1), "abstain": (top.sum(1) > 1) | ~hit}
-    if ties not in cost: raise ValueError(f"ties must be one of {tuple(cost)}, got {ties!r}")
+    cost = {
+        "first": c.argmax(1) != t,
+        "random": 1 - hit / top.sum(1),
+        "abstain": (top.sum(1) > 1) | ~hit,
+    }
+    if ties not in cost:
+        raise ValueError(f"ties must be one of {tuple(cost)}, got {ties!r}")
     return float(np.mean(cost[ties]))
 
-def exact_mv_clean(df: pd.DataFrame, datasets: dict, aggregator: str = "MV", ties: str = "random") -> pd.DataFrame:
+# %% ../../nbs/12_two_layer.ipynb #177ede9a
+def exact_mv_clean(
+    df: pd.DataFrame, datasets: dict, aggregator: str = "MV", ties: str = "random"
+) -> pd.DataFrame:
     "A sweep table whose `clean` (and `change`) for the random-tie MV rows is the exact expectation, not one draw."
     out = df.copy()
     for name, ds in datasets.items():
@@ -194,11 +264,15 @@ def exact_mv_clean(df: pd.DataFrame, datasets: dict, aggregator: str = "MV", tie
     out["change"] = out.value - out.clean
     return out
 
+# %% ../../nbs/12_two_layer.ipynb #d02ae3cf
 def paper_mechanisms() -> dict:
     "Sweep factories for the paper's two mechanisms at ε: name → f(ε, dataset)."
-    return {"one-layer": lambda eps, ds: one_layer(eps, ds.answers.n_classes),
-            "two-layer": lambda eps, ds: two_layer(eps, ds.answers.n_classes)}
+    return {
+        "one-layer": lambda eps, ds: one_layer(eps, ds.answers.n_classes),
+        "two-layer": lambda eps, ds: two_layer(eps, ds.answers.n_classes),
+    }
 
+# %% ../../nbs/12_two_layer.ipynb #b749120e
 def change_table(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     "Mean `change` and the half-width of its t-interval per ε (descending) × (mechanism, aggregator), from a sweep table."
     g = df.groupby(["epsilon", "mechanism", "aggregator"])["change"]
@@ -207,6 +281,7 @@ def change_table(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     out = pd.concat({"mean": g.mean(), "half": half}, axis=1).unstack(["mechanism", "aggregator"])
     return out.sort_index(ascending=False)
 
+# %% ../../nbs/12_two_layer.ipynb #4810c003
 def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
     "Cells 'ours ± half | paper', with '*' where the paper's number lies outside our interval."
     cols = [c for c in paper.columns if c in ours["mean"].columns]
@@ -217,42 +292,63 @@ def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
 # %% ../../nbs/12_two_layer.ipynb #6022bea1
 class RandomTieTD(WeightedVote):
     "TD (`WeightedVote`) with ties broken uniformly at random: TD on per-task randomly relabelled classes, labels mapped back."
+
     def __init__(self, n_iter: int = 100, clip: float = 1e-3, rng: RngLike = None):
         super().__init__(n_iter=n_iter, clip=clip)
         self.rng = rng
 
     def _fit(self, A: Answers):
-        perm = np.argsort(as_generator(self.rng).random((A.n_tasks, A.n_classes)), axis=1)   # class c of task j → perm[j, c]
+        perm = np.argsort(
+            as_generator(self.rng).random((A.n_tasks, A.n_classes)), axis=1
+        )  # class c of task j → perm[j, c]
         super()._fit(A.with_values(perm[A.task, A.value]))
         rows = np.arange(A.n_tasks)
         inverse = np.argsort(perm, axis=1)
-        self.labels_ = np.where(self.labels_ >= 0, inverse[rows, np.maximum(self.labels_, 0)], self.labels_)
+        self.labels_ = np.where(
+            self.labels_ >= 0, inverse[rows, np.maximum(self.labels_, 0)], self.labels_
+        )
         self.proba_ = self.proba_[rows[:, None], perm]
 
 # %% ../../nbs/12_two_layer.ipynb #cf406cb7
 def mv_coin_error(answers: Answers, truth: np.ndarray, ties: str) -> float:
     "Exact expected MV error rate over the labelled tasks when every binary answer is a fair coin (ε = 0), per tie rule."
-    if answers.n_classes != 2: raise ValueError(f"mv_coin_error needs binary answers, got n_classes={answers.n_classes}")
+    if answers.n_classes != 2:
+        raise ValueError(f"mv_coin_error needs binary answers, got n_classes={answers.n_classes}")
     n = np.bincount(answers.task, minlength=answers.n_tasks).astype(np.int64)
     known = ~np.isnan(truth)
     n, t = n[known], truth[known]
     p_tie = np.where(n % 2 == 0, stats.binom.pmf(n // 2, n, 0.5), 0.0)
-    cost = {"first": (t != 0).astype(float), "random": np.full(len(t), 0.5), "abstain": np.ones(len(t))}
-    if ties not in cost: raise ValueError(f"ties must be one of {tuple(cost)}, got {ties!r}")
+    cost = {
+        "first": (t != 0).astype(float),
+        "random": np.full(len(t), 0.5),
+        "abstain": np.ones(len(t)),
+    }
+    if ties not in cost:
+        raise ValueError(f"ties must be one of {tuple(cost)}, got {ties!r}")
     return float(np.mean(0.5 * (1 - p_tie) + p_tie * cost[ties]))
 
 # %% ../../nbs/12_two_layer.ipynb #78fcfb8f
 def plot_change(ours: pd.DataFrame, paper: pd.DataFrame | None = None, ax=None, title: str = ""):
     "Error-rate change vs ε (log axis, ε > 0) per (mechanism, aggregator) with 95 % bands; the paper's values as markers."
     import matplotlib.pyplot as plt
+
     ax = ax or plt.subplots(figsize=(7, 4))[1]
     eps = ours.index[ours.index > 0]
     for col in ours["mean"].columns:
         m, h = ours["mean"][col][eps], ours["half"][col][eps]
-        line, = ax.plot(eps, m, label=f"{col[1]}, {col[0]} (ours)")
-        ax.fill_between(eps, m - h, m + h, color=line.get_color(), alpha=.2)
+        (line,) = ax.plot(eps, m, label=f"{col[1]}, {col[0]} (ours)")
+        ax.fill_between(eps, m - h, m + h, color=line.get_color(), alpha=0.2)
         if paper is not None and col in paper.columns:
-            ax.plot(eps, paper[col][eps], "o", ms=4, color=line.get_color(), label=f"{col[1]}, {col[0]} (paper)")
-    ax.set(xscale="log", xlabel="ε (the paper's; log scale)", ylabel="error-rate change", title=title)
+            ax.plot(
+                eps,
+                paper[col][eps],
+                "o",
+                ms=4,
+                color=line.get_color(),
+                label=f"{col[1]}, {col[0]} (paper)",
+            )
+    ax.set(
+        xscale="log", xlabel="ε (the paper's; log scale)", ylabel="error-rate change", title=title
+    )
     ax.legend(fontsize=7, ncol=2)
     return ax

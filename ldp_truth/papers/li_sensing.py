@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from ..data import Answers, Dataset, check_count, check_fraction, check_nonnegative, check_positive
+from ..data import (Answers, Dataset, check_count, check_fraction, check_nonnegative,
+                            check_positive)
 from ..inference import Aggregator, Median
 from ..mechanisms import GaussianExpVariance
 from ..privacy import li_thm410_min_noise_level
@@ -24,8 +25,12 @@ __all__ = ['CRH_PAPER', 'GTM_PAPER', 'user_losses', 'crh_weights', 'lemma44_gap'
            'ScaleMixtureTD']
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0054729
-CRH_PAPER = dict(loss="squared", n_iter=100, tol=1e-6)        # CRH as the paper uses it (§3.1, eqs. 1 and 3)
-GTM_PAPER = dict(n_iter=100, tol=1e-6, alpha=10.0, beta=10.0, mu0=0.0, sigma0=1.0, robust=False)   # GTM [38] (Zhao & Han: mean/std z-scores, no outlier cut), §5.1 Fig. 5
+CRH_PAPER = dict(
+    loss="squared", n_iter=100, tol=1e-6
+)  # CRH as the paper uses it (§3.1, eqs. 1 and 3)
+GTM_PAPER = dict(
+    n_iter=100, tol=1e-6, alpha=10.0, beta=10.0, mu0=0.0, sigma0=1.0, robust=False
+)  # GTM [38] (Zhao & Han: mean/std z-scores, no outlier cut), §5.1 Fig. 5
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0103740
 def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
@@ -33,14 +38,30 @@ def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
     if not isinstance(answers, Answers) or answers.kind != "continuous":
         raise TypeError("answers must be continuous ldp_truth.data.Answers")
     c = np.asarray(centre, dtype=np.float64)
-    if c.shape != (answers.n_tasks,): raise ValueError(f"centre must hold one value per task ({answers.n_tasks}), got shape {c.shape}")
+    if c.shape != (answers.n_tasks,):
+        raise ValueError(
+            f"centre must hold one value per task ({answers.n_tasks}), got shape {c.shape}"
+        )
     n = np.bincount(answers.task, minlength=answers.n_tasks)
-    mean = np.bincount(answers.task, weights=answers.value, minlength=answers.n_tasks) / np.maximum(n, 1)
-    std = np.sqrt(np.bincount(answers.task, weights=(answers.value - mean[answers.task]) ** 2, minlength=answers.n_tasks) / np.maximum(n, 1))
+    mean = np.bincount(answers.task, weights=answers.value, minlength=answers.n_tasks) / np.maximum(
+        n, 1
+    )
+    std = np.sqrt(
+        np.bincount(
+            answers.task,
+            weights=(answers.value - mean[answers.task]) ** 2,
+            minlength=answers.n_tasks,
+        )
+        / np.maximum(n, 1)
+    )
     std = np.where(std > 0, std, 1.0)
-    return np.bincount(answers.worker, weights=(answers.value - c[answers.task]) ** 2 / std[answers.task],
-                       minlength=answers.n_workers)
+    return np.bincount(
+        answers.worker,
+        weights=(answers.value - c[answers.task]) ** 2 / std[answers.task],
+        minlength=answers.n_workers,
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #683aa69b
 def crh_weights(losses) -> np.ndarray:
     "Eq. 3: w_s = −log(ℓ_s / Σ_s' ℓ_s') from each user's total loss ℓ_s."
     l = np.asarray(losses, dtype=np.float64)
@@ -53,8 +74,10 @@ def crh_weights(losses) -> np.ndarray:
 def lemma44_gap(t, w) -> float:
     "Eq. 7's right side minus its left side, Σt/S − Σw·t/Σw (Lemma 4.4: ≥ 0 when w decreases with t)."
     t, w = np.asarray(t, dtype=np.float64), np.asarray(w, dtype=np.float64)
-    if t.shape != w.shape or t.ndim != 1 or not len(t): raise ValueError("t and w must be 1-D arrays of the same, non-zero length")
-    if (w < 0).any() or w.sum() <= 0: raise ValueError("w must be weights >= 0, not all 0")
+    if t.shape != w.shape or t.ndim != 1 or not len(t):
+        raise ValueError("t and w must be 1-D arrays of the same, non-zero length")
+    if (w < 0).any() or w.sum() <= 0:
+        raise ValueError("w must be weights >= 0, not all 0")
     return float(t.mean() - (w * t).sum() / w.sum())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c018376f
@@ -62,26 +85,42 @@ def _rates(lam1, lam2) -> tuple:
     "λ₁, λ₂ as positive floats."
     return check_positive(lam1, "lam1"), check_positive(lam2, "lam2")
 
+# %% ../../nbs/13_crowd_sensing.ipynb #784591df
 def y_density(y, lam1: float, lam2: float) -> np.ndarray:
     "Proof of Theorem 4.3: density h(y) of Y = √(σ_s² + σ_s'² + δ_s'²), σ² ~ Exp(λ₁), δ² ~ Exp(λ₂), λ₁ ≠ λ₂."
     l1, l2 = _rates(lam1, lam2)
-    if l1 == l2: raise ValueError("lam1 == lam2 is Appendix A's case: Y² ~ Gamma(3, λ₁), h(y) = λ₁³y⁵e^{−λ₁y²}")
+    if l1 == l2:
+        raise ValueError(
+            "lam1 == lam2 is Appendix A's case: Y² ~ Gamma(3, λ₁), h(y) = λ₁³y⁵e^{−λ₁y²}"
+        )
     y, d = np.asarray(y, dtype=np.float64), l2 - l1
-    return 2 * l1**2 * l2 / d * y**3 * np.exp(-l1 * y**2) - 2 * l1**2 * l2 / d**2 * (y * np.exp(-l1 * y**2) - y * np.exp(-l2 * y**2))
+    return 2 * l1**2 * l2 / d * y**3 * np.exp(-l1 * y**2) - 2 * l1**2 * l2 / d**2 * (
+        y * np.exp(-l1 * y**2) - y * np.exp(-l2 * y**2)
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #9de6d8aa
 def y_mean_paper(lam1: float, lam2: float) -> float:
     "The paper's E(Y) (proof of Theorem 4.3) — wrong: √(2λ₂) stands where 2√λ₂ belongs."
     l1, l2 = _rates(lam1, lam2)
     d = l2 - l1
-    return math.sqrt(math.pi) * (3 * l2 / (4 * math.sqrt(l1) * d) + (l1**2 - l2 * math.sqrt(l1 * l2)) / (math.sqrt(2 * l2) * d**2))
+    return math.sqrt(math.pi) * (
+        3 * l2 / (4 * math.sqrt(l1) * d)
+        + (l1**2 - l2 * math.sqrt(l1 * l2)) / (math.sqrt(2 * l2) * d**2)
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #5a5af3f8
 def y_mean(lam1: float, lam2: float) -> float:
     "E(Y), Y² = two Exp(λ₁) + one Exp(λ₂) variables (Appendix A's 15/16·√(π/λ₁) when λ₁ = λ₂)."
     l1, l2 = _rates(lam1, lam2)
-    if abs(l2 - l1) < 1e-4 * l1: return 15 / 16 * math.sqrt(math.pi / l1)
+    if abs(l2 - l1) < 1e-4 * l1:
+        return 15 / 16 * math.sqrt(math.pi / l1)
     d = l2 - l1
-    return math.sqrt(math.pi) * (3 * l2 / (4 * math.sqrt(l1) * d) + (l1**2 - l2 * math.sqrt(l1 * l2)) / (2 * math.sqrt(l2) * d**2))
+    return math.sqrt(math.pi) * (
+        3 * l2 / (4 * math.sqrt(l1) * d)
+        + (l1**2 - l2 * math.sqrt(l1 * l2)) / (2 * math.sqrt(l2) * d**2)
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #71b602c3
 def y_second_moment(lam1: float, lam2: float) -> float:
     "E(Y²) = 2/λ₁ + 1/λ₂ = (2λ₂ + λ₁)/(λ₁λ₂) (proof of Theorem 4.3, eq. 14)."
     l1, l2 = _rates(lam1, lam2)
@@ -90,33 +129,50 @@ def y_second_moment(lam1: float, lam2: float) -> float:
 # %% ../../nbs/13_crowd_sensing.ipynb #c025d10e
 def thm43_noise_bound(lam1: float, alpha: float, beta: float, n_users: int) -> float:
     "Theorem 4.3 (eq. 15): C_{λ₁,α,β,S}, the largest noise level c the theorem allows."
-    l1, a, b, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), check_fraction(beta, "beta"), check_count(n_users, "n_users")
+    l1, a, b, S = (
+        check_positive(lam1, "lam1"),
+        check_positive(alpha, "alpha"),
+        check_fraction(beta, "beta"),
+        check_count(n_users, "n_users"),
+    )
     sp = math.sqrt(math.pi)
     return l1 * sp * (a * a * b * S * S / (4 * math.sqrt(2)) + a * a * sp / 8 + a + 2 / sp) - 2
 
+# %% ../../nbs/13_crowd_sensing.ipynb #38788cfd
 def thm43_alpha_min_paper(lam1: float, c: float) -> float:
     "Theorem 4.3's α_{λ₁,c} as printed (= 2√(2/π)·the paper's E(Y)); undefined at c = 1 (Appendix A)."
     l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
-    if c == 1: raise ValueError("c = 1 is Appendix A's case: use thmA1_alpha_min_paper")
-    return 2 * math.sqrt(2) / (math.sqrt(l1) * (1 - c)) * (0.75 - c * (c + math.sqrt(c) + 1) / (math.sqrt(2) * (1 + math.sqrt(c))))
+    if c == 1:
+        raise ValueError("c = 1 is Appendix A's case: use thmA1_alpha_min_paper")
+    return (
+        2
+        * math.sqrt(2)
+        / (math.sqrt(l1) * (1 - c))
+        * (0.75 - c * (c + math.sqrt(c) + 1) / (math.sqrt(2) * (1 + math.sqrt(c))))
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #345cbfea
 def thm43_alpha_min(lam1: float, c: float) -> float:
     "α_{λ₁,c} with the right E(Y): 2√(2/π)·E(Y), λ₂ = λ₁/c (valid at c = 1 too)."
     l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
     return 2 * math.sqrt(2 / math.pi) * y_mean(l1, l1 / c)
 
+# %% ../../nbs/13_crowd_sensing.ipynb #32a73300
 def thm43_mae_bound(sigma2, delta2) -> float:
     "Eq. 11's right side: √(2/π)·(1/S²)Σ_{s,s'} √(σ_s² + σ_s'² + δ_s'²) from the users' error and noise variances."
     s2, d2 = np.asarray(sigma2, dtype=np.float64), np.asarray(delta2, dtype=np.float64)
-    if s2.ndim != 1 or s2.shape != d2.shape or not len(s2): raise ValueError("sigma2 and delta2 must be 1-D arrays of the same, non-zero length")
-    if (s2 < 0).any() or (d2 < 0).any(): raise ValueError("variances must be >= 0")
+    if s2.ndim != 1 or s2.shape != d2.shape or not len(s2):
+        raise ValueError("sigma2 and delta2 must be 1-D arrays of the same, non-zero length")
+    if (s2 < 0).any() or (d2 < 0).any():
+        raise ValueError("variances must be >= 0")
     return float(math.sqrt(2 / math.pi) * np.sqrt(s2[:, None] + s2[None, :] + d2[None, :]).mean())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c028700c
 def pairwise_mean_abs(x: np.ndarray, x_hat: np.ndarray) -> float:
     "Eq. 8's right side (1/S²)Σ_{s,s'} (1/N)Σ_n |x_n^s − x̂_n^s'| for dense users × objects arrays."
     x, xh = np.asarray(x, dtype=np.float64), np.asarray(x_hat, dtype=np.float64)
-    if x.ndim != 2 or x.shape != xh.shape: raise ValueError("x and x_hat must be users × objects arrays of the same shape")
+    if x.ndim != 2 or x.shape != xh.shape:
+        raise ValueError("x and x_hat must be users × objects arrays of the same shape")
     return float(np.abs(x[:, None, :] - xh[None, :, :]).mean())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0340a4c
@@ -124,18 +180,29 @@ def thmA1_alpha_min_paper(lam1: float) -> float:
     "Theorem A.1's threshold as printed: α > 15√(2λ₁)/8."
     return 15 * math.sqrt(2 * check_positive(lam1, "lam1")) / 8
 
+# %% ../../nbs/13_crowd_sensing.ipynb #158ad59a
 def thmA1_alpha_min(lam1: float) -> float:
     "Theorem A.1's threshold with the right E(Y) = (15/16)√(π/λ₁): α > 15√2/(8√λ₁)."
     return 15 * math.sqrt(2) / (8 * math.sqrt(check_positive(lam1, "lam1")))
 
+# %% ../../nbs/13_crowd_sensing.ipynb #083ce95b
 def thmA1_bound_paper(lam1: float, alpha: float, n_users: int) -> float:
     "Eq. 21 as printed: √(2/π)(48 − 12λ₁²π)/(S²α²λ₁)."
-    l1, a, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), check_count(n_users, "n_users")
+    l1, a, S = (
+        check_positive(lam1, "lam1"),
+        check_positive(alpha, "alpha"),
+        check_count(n_users, "n_users"),
+    )
     return math.sqrt(2 / math.pi) * (48 - 12 * l1**2 * math.pi) / (S * S * a * a * l1)
 
+# %% ../../nbs/13_crowd_sensing.ipynb #edfd2df6
 def thmA1_bound(lam1: float, alpha: float, n_users: int) -> float:
     "Eq. 21's expression 4√(2/π)·Var(Y)/(S²(α/2)²) with the right Var(Y) = (3 − 225π/256)/λ₁."
-    l1, a, S = check_positive(lam1, "lam1"), check_positive(alpha, "alpha"), check_count(n_users, "n_users")
+    l1, a, S = (
+        check_positive(lam1, "lam1"),
+        check_positive(alpha, "alpha"),
+        check_count(n_users, "n_users"),
+    )
     return 4 * math.sqrt(2 / math.pi) * (3 - 225 * math.pi / 256) / l1 / (S * S * (a / 2) ** 2)
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c037382b
@@ -144,23 +211,28 @@ def lemma48_gamma(b: float, eta: float) -> float:
     e = check_fraction(eta, "eta", zero=False, one=False)
     return check_positive(b, "b") * math.sqrt(-2 * math.log1p(-e))
 
+# %% ../../nbs/13_crowd_sensing.ipynb #8f985d01
 def lemma48_probability(b: float, eta: float) -> float:
     "Lemma 4.8's claimed probability η(1 − 2e^{−b²/2}/b) that Δ_s is within its bound."
     bb, e = check_positive(b, "b"), check_fraction(eta, "eta", zero=False, one=False)
     return e * (1 - 2 * math.exp(-bb * bb / 2) / bb)
 
+# %% ../../nbs/13_crowd_sensing.ipynb #c29278b8
 def lemma48_sensitivity_paper(lam1: float, b: float, eta: float) -> float:
     "Lemma 4.8's bound Δ_s ≤ γ_s/λ₁ (wrong for λ₁ > 1)."
     return lemma48_gamma(b, eta) / check_positive(lam1, "lam1")
 
+# %% ../../nbs/13_crowd_sensing.ipynb #3cd92cee
 def lemma48_sensitivity(lam1: float, b: float, eta: float) -> float:
     "Lemma 4.8's bound with the proof's last step corrected: Δ_s ≤ γ_s/√λ₁."
     return lemma48_gamma(b, eta) / math.sqrt(check_positive(lam1, "lam1"))
 
+# %% ../../nbs/13_crowd_sensing.ipynb #917e0bf2
 def pair_difference_cdf(t, lam1: float) -> np.ndarray:
     "Pr{|x¹ − x²| ≤ t} for two values of one user, σ² ~ Exp(λ₁): x¹ − x² ~ Laplace(1/√λ₁), so 1 − e^{−t√λ₁}."
     return -np.expm1(-np.asarray(t, dtype=np.float64) * math.sqrt(check_positive(lam1, "lam1")))
 
+# %% ../../nbs/13_crowd_sensing.ipynb #383f15f3
 def lemma48_statement_threshold(b: float, eta: float) -> float:
     "The λ₁ above which Lemma 4.8's statement Pr{Δ_s ≤ γ_s/λ₁} ≥ η(1 − 2e^{−b²/2}/b) is false: (γ_s / −ln(1 − claimed))²."
     return (lemma48_gamma(b, eta) / -math.log1p(-lemma48_probability(b, eta))) ** 2
@@ -171,56 +243,95 @@ def laplace_scale_of_noise(lam2: float) -> float:
     return 1 / math.sqrt(2 * check_positive(lam2, "lam2"))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0476bb2
-def thm412_noise_range(lam1: float, alpha: float, beta: float, n_users: int, epsilon: float, delta: float, gamma: float) -> tuple:
+def thm412_noise_range(
+    lam1: float, alpha: float, beta: float, n_users: int, epsilon: float, delta: float, gamma: float
+) -> tuple:
     "Theorem 4.12: (smallest c for (ε, δ)-LDP by Theorem 4.10, largest c for (α, β)-utility by Theorem 4.3); empty if lo > hi."
-    return (li_thm410_min_noise_level(epsilon, delta, lam1, gamma), thm43_noise_bound(lam1, alpha, beta, n_users))
+    return (
+        li_thm410_min_noise_level(epsilon, delta, lam1, gamma),
+        thm43_noise_bound(lam1, alpha, beta, n_users),
+    )
 
-def eq19_epsilon(lam1: float, alpha: float, beta: float, n_users: int, delta: float, gamma: float) -> float:
+# %% ../../nbs/13_crowd_sensing.ipynb #7c09247e
+def eq19_epsilon(
+    lam1: float, alpha: float, beta: float, n_users: int, delta: float, gamma: float
+) -> float:
     "Eq. 19 solved for ε: the smallest ε at which Theorem 4.12 leaves some noise level c."
     C = thm43_noise_bound(lam1, alpha, beta, n_users)
-    if C <= 0: raise ValueError(f"Theorem 4.3 allows no noise level for these (lam1, alpha, beta, n_users): C = {C:.3g} <= 0")
+    if C <= 0:
+        raise ValueError(
+            f"Theorem 4.3 allows no noise level for these (lam1, alpha, beta, n_users): C = {C:.3g} <= 0"
+        )
     return li_thm410_min_noise_level(1.0, delta, lam1, gamma) / C
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c052cade
-def thm410_lam2(epsilon: float, lam1: float, delta: float = 0.1, b: float = 2.0, eta: float = 0.9) -> float:
+def thm410_lam2(
+    epsilon: float, lam1: float, delta: float = 0.1, b: float = 2.0, eta: float = 0.9
+) -> float:
     "λ₂ = λ₁/c, c Theorem 4.10's smallest noise level for (ε, δ); γ from Lemma 4.8's b, η (defaults: our choice, §5 gives none)."
-    return check_positive(lam1, "lam1") / li_thm410_min_noise_level(epsilon, delta, lam1, lemma48_gamma(b, eta))
+    return check_positive(lam1, "lam1") / li_thm410_min_noise_level(
+        epsilon, delta, lam1, lemma48_gamma(b, eta)
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #46a4b982
 def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVariance:
     "Alg. 2's mechanism at the paper's ε for a `continuous_workers` data set (λ₁ from its meta); kw: delta, b, eta."
-    if "lam1" not in dataset.meta: raise ValueError("dataset.meta has no 'lam1': make it with simulate.continuous_workers or set meta['lam1']")
+    if "lam1" not in dataset.meta:
+        raise ValueError(
+            "dataset.meta has no 'lam1': make it with simulate.continuous_workers or set meta['lam1']"
+        )
     return GaussianExpVariance(lam2=thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
 
+# %% ../../nbs/13_crowd_sensing.ipynb #75c6963b
 def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
     "The data set with its truth replaced by `aggregator`'s output on the original answers (§5.1's utility reference)."
-    if not isinstance(dataset, Dataset): raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
-    if not isinstance(aggregator, Aggregator): raise TypeError(f"aggregator must be an Aggregator instance, got {type(aggregator).__name__}")
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
+    if not isinstance(aggregator, Aggregator):
+        raise TypeError(
+            f"aggregator must be an Aggregator instance, got {type(aggregator).__name__}"
+        )
     labels = aggregator.fit(dataset.answers).labels_
-    return Dataset(dataset.answers, labels, {**dataset.meta, "reference": type(aggregator).__name__}, dataset.name)
+    return Dataset(
+        dataset.answers,
+        labels,
+        {**dataset.meta, "reference": type(aggregator).__name__},
+        dataset.name,
+    )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c06948e1
 def standardise(dataset: Dataset, group) -> Dataset:
     "Each group of tasks rescaled to z-scores by the mean and s.d. of all its answers; the truth moved the same way."
-    if not isinstance(dataset, Dataset) or dataset.answers.kind != "continuous": raise TypeError("dataset must be a continuous Dataset")
+    if not isinstance(dataset, Dataset) or dataset.answers.kind != "continuous":
+        raise TypeError("dataset must be a continuous Dataset")
     A, g = dataset.answers, np.asarray(group)
     if g.shape != (A.n_tasks,) or not np.issubdtype(g.dtype, np.integer) or (g < 0).any():
-        raise ValueError(f"group must hold one non-negative integer per task ({A.n_tasks}), got shape {g.shape}")
+        raise ValueError(
+            f"group must hold one non-negative integer per task ({A.n_tasks}), got shape {g.shape}"
+        )
     ga = g[A.task]
     n = np.bincount(ga)
     m = np.bincount(ga, A.value) / np.maximum(n, 1)
     s = np.sqrt(np.bincount(ga, (A.value - m[ga]) ** 2) / np.maximum(n, 1))
-    if ((n > 0) & (s == 0)).any(): raise ValueError("a group's answers are all equal: it cannot be standardised")
+    if ((n > 0) & (s == 0)).any():
+        raise ValueError("a group's answers are all equal: it cannot be standardised")
     s = np.where(s > 0, s, 1.0)
-    return Dataset(A.with_values((A.value - m[ga]) / s[ga]), (dataset.truth - m[g]) / s[g],
-                   {**dataset.meta, "standardised": "per group: (x − mean)/sd of the group's answers"}, dataset.name)
+    return Dataset(
+        A.with_values((A.value - m[ga]) / s[ga]),
+        (dataset.truth - m[g]) / s[g],
+        {**dataset.meta, "standardised": "per group: (x − mean)/sd of the group's answers"},
+        dataset.name,
+    )
 
+# %% ../../nbs/13_crowd_sensing.ipynb #925f129e
 def lam1_from_truth(dataset: Dataset) -> float:
     "λ₁ estimated from the truth: 1/(mean over users of their mean squared error on tasks with a known truth)."
     A = dataset.answers
     known = ~np.isnan(dataset.truth[A.task])
-    if not known.any(): raise ValueError("dataset has no answer to a task with a known truth")
+    if not known.any():
+        raise ValueError("dataset has no answer to a task with a known truth")
     err = np.where(known, A.value - np.nan_to_num(dataset.truth[A.task]), 0.0)
-    se = np.bincount(A.worker, err ** 2, minlength=A.n_workers)
+    se = np.bincount(A.worker, err**2, minlength=A.n_workers)
     n = np.bincount(A.worker, known, minlength=A.n_workers)
     return float(1 / np.mean(se[n > 0] / n[n > 0]))
 
@@ -228,37 +339,52 @@ def lam1_from_truth(dataset: Dataset) -> float:
 def _mixing_prior(v: np.ndarray, lam1: np.ndarray, lam2: float) -> np.ndarray:
     "Density of v = σ² + δ², σ² ~ Exp(λ₁), δ² ~ Exp(λ₂) (rows: λ₁ values; λ₂ = ∞: Exp(λ₁))."
     l1 = lam1[:, None]
-    if math.isinf(lam2): return l1 * np.exp(-l1 * v)
-    lo, d = np.minimum(l1, lam2), np.abs(lam2 - l1)                  # the density is symmetric in λ₁, λ₂
+    if math.isinf(lam2):
+        return l1 * np.exp(-l1 * v)
+    lo, d = np.minimum(l1, lam2), np.abs(lam2 - l1)  # the density is symmetric in λ₁, λ₂
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = np.where(d * v > 1e-12, -np.expm1(-d * v) / d, v)    # (1 − e^{−dv})/d ∈ (0, v], → v as d → 0
+        ratio = np.where(
+            d * v > 1e-12, -np.expm1(-d * v) / d, v
+        )  # (1 − e^{−dv})/d ∈ (0, v], → v as d → 0
     return l1 * lam2 * np.exp(-lo * v) * ratio
 
+# %% ../../nbs/13_crowd_sensing.ipynb #0a4bb299
 class ScaleMixtureTD(Aggregator):
     "Truth discovery knowing Alg. 2's λ₂: user variance v = σ² + δ² with prior Exp(λ₁) ∗ Exp(λ₂), truths weighted by E[1/v | data]."
+
     kinds = ("continuous",)
+
     def __init__(self, lam2: float, n_iter: int = 100, tol: float = 1e-6, n_grid: int = 200):
         self.lam2 = math.inf if lam2 == math.inf else check_positive(lam2, "lam2")
-        self.n_iter, self.tol, self.n_grid = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol"), check_count(n_grid, "n_grid", 16)
+        self.n_iter, self.tol, self.n_grid = (
+            check_count(n_iter, "n_iter"),
+            check_nonnegative(tol, "tol"),
+            check_count(n_grid, "n_grid", 16),
+        )
 
     def _fit(self, A: Answers):
         scale2 = float(np.var(A.value)) or 1.0
-        v = scale2 * np.geomspace(1e-6, 1e3, self.n_grid)                # grid of user variances
-        dlog = np.gradient(np.log(v))                                    # ∫ p(v) dv = Σ p(v)·v·dlog v
+        v = scale2 * np.geomspace(1e-6, 1e3, self.n_grid)  # grid of user variances
+        dlog = np.gradient(np.log(v))  # ∫ p(v) dv = Σ p(v)·v·dlog v
         lam1_grid = np.geomspace(1e-3, 1e3, 121) / scale2
-        prior = _mixing_prior(v, lam1_grid, self.lam2) * v * dlog        # rows: λ₁ candidates
+        prior = _mixing_prior(v, lam1_grid, self.lam2) * v * dlog  # rows: λ₁ candidates
         n = np.bincount(A.worker, minlength=A.n_workers)
         mu = Median().fit(A).labels_
         for it in range(self.n_iter):
             rss = np.bincount(A.worker, (A.value - mu[A.task]) ** 2, minlength=A.n_workers)
-            loglik = -0.5 * n[:, None] * np.log(v) - rss[:, None] / (2 * v)      # users × grid
+            loglik = -0.5 * n[:, None] * np.log(v) - rss[:, None] / (2 * v)  # users × grid
             lik = np.exp(loglik - loglik.max(1, keepdims=True))
-            k = int(np.argmax(np.log(lik @ prior.T + 1e-300).sum(0)))        # empirical Bayes: λ₁ by marginal likelihood
+            k = int(
+                np.argmax(np.log(lik @ prior.T + 1e-300).sum(0))
+            )  # empirical Bayes: λ₁ by marginal likelihood
             post = lik * prior[k]
             post /= post.sum(1, keepdims=True)
-            w = post @ (1 / v)                                               # E[1/v_s | data]
-            new = np.bincount(A.task, w[A.worker] * A.value, minlength=A.n_tasks) / np.bincount(A.task, w[A.worker], minlength=A.n_tasks)
+            w = post @ (1 / v)  # E[1/v_s | data]
+            new = np.bincount(A.task, w[A.worker] * A.value, minlength=A.n_tasks) / np.bincount(
+                A.task, w[A.worker], minlength=A.n_tasks
+            )
             done, mu = np.nanmax(np.abs(new - mu)) <= self.tol * math.sqrt(scale2), new
-            if done: break
+            if done:
+                break
         self.labels_, self.weights_, self.variances_ = mu, w, post @ v
         self.lam1_, self.n_iter_ = float(lam1_grid[k]), it + 1

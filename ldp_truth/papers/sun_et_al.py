@@ -12,9 +12,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data import Answers, Dataset, check_count, check_domain, check_positive, check_real, documented
-from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation, MatrixFactorization, Mechanism,
-                                  RandomizedResponse, TwoLayer, p_flip_from_epsilon)
+from ..data import (Answers, Dataset, check_count, check_domain, check_positive, check_real,
+                            documented)
+from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation,
+                                  MatrixFactorization, Mechanism, RandomizedResponse, TwoLayer,
+                                  p_flip_from_epsilon)
 
 # %% auto #0
 __all__ = ['RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bound', 'answer_weights', 'rr_error_bound',
@@ -25,34 +27,60 @@ __all__ = ['RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bo
 @documented()
 class OnDomain(Mechanism):
     "A categorical mechanism run on numeric answers in Γ (value Γ[c] ↔ class c); returns its non-NULL reports as numbers."
-    def __init__(self,
-            mechanism: Mechanism,  # a categorical mechanism with n_classes = |Γ| (+1 with null_symbol)
-            domain,  # the answers' values Γ (value Γ[c] ↔ class c)
-            null_symbol: bool = False,  # NULL as class |Γ|: every cell is perturbed
-            max_cells: int = 2 * 10**7):  # null_symbol: the most workers × tasks cells to perturb
+
+    def __init__(
+        self,
+        mechanism: Mechanism,  # a categorical mechanism with n_classes = |Γ| (+1 with null_symbol)
+        domain,  # the answers' values Γ (value Γ[c] ↔ class c)
+        null_symbol: bool = False,  # NULL as class |Γ|: every cell is perturbed
+        max_cells: int = 2 * 10**7,  # null_symbol: the most workers × tasks cells to perturb
+    ):
         if not isinstance(mechanism, Mechanism) or not getattr(mechanism, "discrete", False):
-            raise TypeError(f"mechanism must be a categorical ldp_truth Mechanism (e.g. RandomizedResponse), got {mechanism!r}")
-        self.mechanism, self.domain, self.null_symbol = mechanism, check_domain(domain), bool(null_symbol)
+            raise TypeError(
+                f"mechanism must be a categorical ldp_truth Mechanism (e.g. RandomizedResponse), got {mechanism!r}"
+            )
+        self.mechanism, self.domain, self.null_symbol = (
+            mechanism,
+            check_domain(domain),
+            bool(null_symbol),
+        )
         K = len(self.domain)
         want = K + 1 if self.null_symbol else K
         if mechanism.n_classes != want:
-            raise ValueError(f"mechanism must have n_classes={want} for a domain of {K} values"
-                             f"{' plus the NULL symbol' if self.null_symbol else ''}, got {mechanism.n_classes}")
-        self.epsilon, self.secure, self.max_cells = mechanism.epsilon, mechanism.secure, int(max_cells)
+            raise ValueError(
+                f"mechanism must have n_classes={want} for a domain of {K} values"
+                f"{' plus the NULL symbol' if self.null_symbol else ''}, got {mechanism.n_classes}"
+            )
+        self.epsilon, self.secure, self.max_cells = (
+            mechanism.epsilon,
+            mechanism.secure,
+            int(max_cells),
+        )
         self.protects_null = self.null_symbol or mechanism.protects_null
 
     def _classes(self, answers: Answers) -> Answers:
         "The answers as class indices into Γ (every cell, NULL = class |Γ|, when null_symbol)."
-        if not isinstance(answers, Answers): raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
+        if not isinstance(answers, Answers):
+            raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
         K = len(self.domain)
-        c = np.searchsorted(self.domain, answers.value) if answers.kind == "continuous" else answers.value
-        if answers.kind == "continuous" and not np.array_equal(self.domain[np.minimum(c, K - 1)], answers.value):
+        c = (
+            np.searchsorted(self.domain, answers.value)
+            if answers.kind == "continuous"
+            else answers.value
+        )
+        if answers.kind == "continuous" and not np.array_equal(
+            self.domain[np.minimum(c, K - 1)], answers.value
+        ):
             raise ValueError(f"answers must be values of the domain {self.domain.tolist()}")
         if answers.kind == "categorical" and answers.n_classes != K:
-            raise ValueError(f"answers have n_classes={answers.n_classes} but the domain has {K} values")
+            raise ValueError(
+                f"answers have n_classes={answers.n_classes} but the domain has {K} values"
+            )
         W, T = answers.n_workers, answers.n_tasks
-        if not self.null_symbol: return Answers(answers.worker, answers.task, c, n_classes=K, n_workers=W, n_tasks=T)
-        if W * T > self.max_cells: raise ValueError(f"null_symbol fills all {W}×{T} cells (> max_cells={self.max_cells})")
+        if not self.null_symbol:
+            return Answers(answers.worker, answers.task, c, n_classes=K, n_workers=W, n_tasks=T)
+        if W * T > self.max_cells:
+            raise ValueError(f"null_symbol fills all {W}×{T} cells (> max_cells={self.max_cells})")
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = c
         return Answers(np.repeat(np.arange(W), T), np.tile(np.arange(T), W), cells, n_classes=K + 1)
@@ -61,53 +89,77 @@ class OnDomain(Mechanism):
         "Perturb as classes; keep the reports that are not NULL, as the numbers Γ[c] (continuous Answers, same ids)."
         P = self.mechanism.privatize(self._classes(answers), rng)
         keep = P.value < len(self.domain)
-        return Answers(P.worker[keep], P.task[keep], self.domain[P.value[keep]], kind="continuous", n_workers=answers.n_workers,
-                       n_tasks=answers.n_tasks, workers=answers.workers, tasks=answers.tasks)
+        return Answers(
+            P.worker[keep],
+            P.task[keep],
+            self.domain[P.value[keep]],
+            kind="continuous",
+            n_workers=answers.n_workers,
+            n_tasks=answers.n_tasks,
+            workers=answers.workers,
+            tasks=answers.tasks,
+        )
 
-    def _repr_args(self): return dict(mechanism=self.mechanism, domain=self.domain.tolist(), null_symbol=self.null_symbol)
+    def _repr_args(self):
+        return dict(
+            mechanism=self.mechanism, domain=self.domain.tolist(), null_symbol=self.null_symbol
+        )
 
 # %% ../../nbs/11_sparse_mf.ipynb #395715fc
 def _per_worker(x, m: int, name: str) -> np.ndarray:
     "A number or one value per worker, as an array of length m."
     a = np.broadcast_to(np.asarray(x, dtype=np.float64), (m,))
-    if not np.isfinite(a).all(): raise ValueError(f"{name} must be finite, got {x!r}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} must be finite, got {x!r}")
     return a
 
+# %% ../../nbs/11_sparse_mf.ipynb #07da52ac
 def _qualities(q, m: int) -> np.ndarray:
     "Worker qualities q_i ≥ 0 (default 1/m each), not all zero."
     q = np.full(m, 1 / m) if q is None else _per_worker(q, m, "q")
-    if (q < 0).any() or q.sum() <= 0: raise ValueError("q must be non-negative worker qualities, not all zero")
+    if (q < 0).any() or q.sum() <= 0:
+        raise ValueError("q must be non-negative worker qualities, not all zero")
     return q
 
+# %% ../../nbs/11_sparse_mf.ipynb #a5bfd0f4
 def fill_deviation(mu, domain, fill="uniform") -> np.ndarray:
     "φ_j = |μ_j − E(v)| of Theorem 2: the truth's distance to the mean NULL fill (uniform over Γ, or a constant)."
     d = check_domain(domain)
     ev = d.mean() if isinstance(fill, str) and fill == "uniform" else check_real(fill, "fill")
     return np.abs(np.asarray(mu, dtype=np.float64) - ev)
 
+# %% ../../nbs/11_sparse_mf.ipynb #d413c6c3
 def lp_error_bound(epsilon: float, domain_size: int, s, sigma, phi, q=None) -> float:
     "Theorem 2: (1/n) Σ_j Σ_i q_i [(1−s_i)(φ_j + |Γ|/ε) + s_i(σ_i√(2/π) + |Γ|/ε)]."
     e, G = check_positive(epsilon, "epsilon"), check_count(domain_size, "domain_size", 2)
     m = max(np.size(s), np.size(sigma), 1 if q is None else np.size(q))
     s, sigma, q = _per_worker(s, m, "s"), _per_worker(sigma, m, "sigma"), _qualities(q, m)
     phi = np.atleast_1d(np.asarray(phi, dtype=np.float64))
-    e_ij = (1 - s)[:, None] * (phi[None, :] + G / e) + (s * (sigma * math.sqrt(2 / math.pi) + G / e))[:, None]
+    e_ij = (1 - s)[:, None] * (phi[None, :] + G / e) + (
+        s * (sigma * math.sqrt(2 / math.pi) + G / e)
+    )[:, None]
     return float((q[:, None] * e_ij).sum(0).mean())
 
 # %% ../../nbs/11_sparse_mf.ipynb #a4a54ce7
 RR_READINGS = ("density", "pmf", "rounded")
 
+
 def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
     "Theorem 3's weight of answer x ∈ Γ: N(x; μ, σ²) as a density, as a pmf normalised over Γ, or Pr(round(N) clipped to Γ = x)."
-    if reading not in RR_READINGS: raise ValueError(f"reading must be one of {RR_READINGS}, got {reading!r}")
+    if reading not in RR_READINGS:
+        raise ValueError(f"reading must be one of {RR_READINGS}, got {reading!r}")
     d = check_domain(domain)
-    mu, sigma = np.asarray(mu, dtype=np.float64)[..., None], np.asarray(sigma, dtype=np.float64)[..., None]
+    mu, sigma = (
+        np.asarray(mu, dtype=np.float64)[..., None],
+        np.asarray(sigma, dtype=np.float64)[..., None],
+    )
     if reading != "rounded":
         w = stats.norm.pdf(d, mu, sigma)
         return w / w.sum(-1, keepdims=True) if reading == "pmf" else w
     cuts = np.concatenate([[-np.inf], (d[1:] + d[:-1]) / 2, [np.inf]])
     return np.diff(stats.norm.cdf(cuts, mu, sigma), axis=-1)
 
+# %% ../../nbs/11_sparse_mf.ipynb #c085adf6
 def rr_error_bound(epsilon: float, domain, s, sigma, mu, q=None, reading: str = "density") -> float:
     "Theorem 3: (1/n) Σ_j Σ_i q_i e_ij^RR / Σ_i q_i, every worker releasing every cell; see `answer_weights` for `reading`."
     e, d = check_positive(epsilon, "epsilon"), check_domain(domain)
@@ -115,79 +167,142 @@ def rr_error_bound(epsilon: float, domain, s, sigma, mu, q=None, reading: str = 
     s, sigma, q = _per_worker(s, m, "s"), _per_worker(sigma, m, "sigma"), _qualities(q, m)
     mu = np.atleast_1d(np.asarray(mu, dtype=np.float64))
     den = math.exp(e) + len(d)
-    null_term = np.abs(mu - d.sum() / den)                                   # a NULL cell's reports (NULL counted as 0)
-    kept_mean = (d.sum() - d + d * math.exp(e)) / den                        # Σ_y y P_xy for each x ∈ Γ (eq. 8)
-    w = answer_weights(d, mu[None, :], sigma[:, None], reading)              # workers × tasks × |Γ|
+    null_term = np.abs(mu - d.sum() / den)  # a NULL cell's reports (NULL counted as 0)
+    kept_mean = (d.sum() - d + d * math.exp(e)) / den  # Σ_y y P_xy for each x ∈ Γ (eq. 8)
+    w = answer_weights(d, mu[None, :], sigma[:, None], reading)  # workers × tasks × |Γ|
     answer_term = (w * np.abs(mu[None, :, None] - kept_mean)).sum(-1)
     e_ij = (1 - s)[:, None] * null_term[None, :] + s[:, None] * answer_term
     return float(((q[:, None] * e_ij).sum(0) / q.sum()).mean())
 
 # %% ../../nbs/11_sparse_mf.ipynb #39e86cc6
-def mf_error_bound(epsilon: float, d: int, domain_size: int, n_tasks: int, q_max_m: float = 1.0) -> float:
+def mf_error_bound(
+    epsilon: float, d: int, domain_size: int, n_tasks: int, q_max_m: float = 1.0
+) -> float:
     "Theorem 5: q̃ m (√(2/π) + d|Γ|/(nε)), q̃ = max_i q_i (q̃ m = 1 when all workers have the same quality)."
-    e, d, G, n = check_positive(epsilon, "epsilon"), check_count(d, "d"), check_count(domain_size, "domain_size", 2), check_count(n_tasks, "n_tasks")
+    e, d, G, n = (
+        check_positive(epsilon, "epsilon"),
+        check_count(d, "d"),
+        check_count(domain_size, "domain_size", 2),
+        check_count(n_tasks, "n_tasks"),
+    )
     qm = check_real(q_max_m, "q_max_m")
-    if qm < 1: raise ValueError(f"q_max_m = max_i q_i · m is at least 1 for qualities summing to 1, got {q_max_m}")
+    if qm < 1:
+        raise ValueError(
+            f"q_max_m = max_i q_i · m is at least 1 for qualities summing to 1, got {q_max_m}"
+        )
     return qm * (math.sqrt(2 / math.pi) + d * G / (n * e))
 
 # %% ../../nbs/11_sparse_mf.ipynb #8034c0d7
-def sun_mechanisms(domain, d: int, rng: int = 0, bounded: bool = True, two_layer: bool = False) -> dict:
+def sun_mechanisms(
+    domain, d: int, rng: int = 0, bounded: bool = True, two_layer: bool = False
+) -> dict:
     "§VI's mechanisms as `sweep` factories ε → Mechanism: RR and LP with NULL, MF (Alg. 2, d factors), bounded MF, two-layer."
     dom = check_domain(domain)
     K = len(dom)
-    out = {"RR": lambda e: OnDomain(RandomizedResponse(e, K, null=True), dom),
-           "LP": lambda e: LaplacePerturbation.from_paper(e, dom),
-           "MF": lambda e: MatrixFactorization.from_paper(e, d, dom, rng=rng)}
-    if bounded: out["MF bounded (ours)"] = lambda e: BoundedMatrixFactorization(e, d, dom, rng=rng)
-    if two_layer: out["2-Layer"] = lambda e: two_layer_null(e, dom)
+    out = {
+        "RR": lambda e: OnDomain(RandomizedResponse(e, K, null=True), dom),
+        "LP": lambda e: LaplacePerturbation.from_paper(e, dom),
+        "MF": lambda e: MatrixFactorization.from_paper(e, d, dom, rng=rng),
+    }
+    if bounded:
+        out["MF bounded (ours)"] = lambda e: BoundedMatrixFactorization(e, d, dom, rng=rng)
+    if two_layer:
+        out["2-Layer"] = lambda e: two_layer_null(e, dom)
     return out
 
+# %% ../../nbs/11_sparse_mf.ipynb #87de1e1f
 def two_layer_null(epsilon: float, domain) -> OnDomain:
     "Li et al.'s two-layer mechanism with NULL as one more answer (§VI-D), Theorem 6.3's ε = epsilon, smallest a allowed."
     K = len(check_domain(domain))
     a = max(0.0, 2 * p_flip_from_epsilon(epsilon, K + 1) - 1)
     return OnDomain(TwoLayer.from_paper(epsilon, K + 1, a=a), domain, null_symbol=True)
 
+# %% ../../nbs/11_sparse_mf.ipynb #e37482bd
 def zero_guess_change(df: pd.DataFrame, datasets: dict) -> pd.Series:
     "Per dataset: MAE of answering 0 for every task minus the clean MAE of the sweep's aggregator (the 'releases nothing' line)."
     clean = df.groupby("dataset").clean.first()
-    return pd.Series({name: float(np.nanmean(np.abs(datasets[name].truth))) - clean[name] for name in clean.index})
+    return pd.Series(
+        {
+            name: float(np.nanmean(np.abs(datasets[name].truth))) - clean[name]
+            for name in clean.index
+        }
+    )
 
 # %% ../../nbs/11_sparse_mf.ipynb #f43664b0
 def plot_vs_sparsity(df: pd.DataFrame, zero: pd.Series, axes=None):
     "MAE change vs sparsity (datasets named 'sparsity s'), one panel per ε, ± 1 SE bands, and the 'releases nothing' line."
     import matplotlib.pyplot as plt
+
     df = df.assign(sparsity=df.dataset.str.replace("sparsity ", "").astype(float))
     eps = sorted(df.epsilon.unique())
-    if axes is None: axes = plt.subplots(1, len(eps), figsize=(5.2 * len(eps), 3.8), squeeze=False)[1][0]
+    if axes is None:
+        axes = plt.subplots(1, len(eps), figsize=(5.2 * len(eps), 3.8), squeeze=False)[1][0]
     for ax, e in zip(axes, eps):
-        s = df[df.epsilon == e].groupby(["mechanism", "sparsity"]).change.agg(["mean", "sem"]).reset_index()
+        s = (
+            df[df.epsilon == e]
+            .groupby(["mechanism", "sparsity"])
+            .change.agg(["mean", "sem"])
+            .reset_index()
+        )
         for mech, g in s.groupby("mechanism", sort=False):
-            line, = ax.plot(g.sparsity, g["mean"], "o-", ms=3, label=mech)
-            ax.fill_between(g.sparsity, g["mean"] - g["sem"], g["mean"] + g["sem"], color=line.get_color(), alpha=.2)
+            (line,) = ax.plot(g.sparsity, g["mean"], "o-", ms=3, label=mech)
+            ax.fill_between(
+                g.sparsity,
+                g["mean"] - g["sem"],
+                g["mean"] + g["sem"],
+                color=line.get_color(),
+                alpha=0.2,
+            )
         z = zero.rename(lambda n: float(n.replace("sparsity ", ""))).sort_index()
         ax.plot(z.index, z.values, "--", color="grey", lw=1, label="server answers 0 (no data)")
         ax.set_yscale("symlog", linthresh=1.0)
-        ax.set_xlabel("sparsity (fraction of NULL cells per worker)"); ax.set_ylabel("MAE change (perturbed − original)")
-        ax.set_title(f"ε = {e:g}"); ax.grid(alpha=.3)
+        ax.set_xlabel("sparsity (fraction of NULL cells per worker)")
+        ax.set_ylabel("MAE change (perturbed − original)")
+        ax.set_title(f"ε = {e:g}")
+        ax.grid(alpha=0.3)
     axes[-1].legend(fontsize=7)
     return axes
 
 # %% ../../nbs/11_sparse_mf.ipynb #5232a5e0
-TABLE_II = pd.DataFrame({"workers": [34, 825], "tasks": [177, 11040], "answers": [770, 89796],
-                         "max sparsity": [0.903955, 0.999909], "min sparsity": [0.0, 0.316033],
-                         "avg sparsity": [0.705882, 0.993666]}, index=pd.Index(["Web", "AdultContent"], name="dataset"))
+TABLE_II = pd.DataFrame(
+    {
+        "workers": [34, 825],
+        "tasks": [177, 11040],
+        "answers": [770, 89796],
+        "max sparsity": [0.903955, 0.999909],
+        "min sparsity": [0.0, 0.316033],
+        "avg sparsity": [0.705882, 0.993666],
+    },
+    index=pd.Index(["Web", "AdultContent"], name="dataset"),
+)
+
 
 def sparsity_table(answers: Answers) -> dict:
     "Table II's columns for one dataset: workers, tasks, answers, and max/min/average over workers of the NULL fraction."
     sparsity = 1 - np.bincount(answers.worker, minlength=answers.n_workers) / answers.n_tasks
-    return {"workers": answers.n_workers, "tasks": answers.n_tasks, "answers": answers.n_answers,
-            "max sparsity": sparsity.max(), "min sparsity": sparsity.min(), "avg sparsity": sparsity.mean()}
+    return {
+        "workers": answers.n_workers,
+        "tasks": answers.n_tasks,
+        "answers": answers.n_answers,
+        "max sparsity": sparsity.max(),
+        "min sparsity": sparsity.min(),
+        "avg sparsity": sparsity.mean(),
+    }
 
+# %% ../../nbs/11_sparse_mf.ipynb #7963797d
 def as_scores(ds: Dataset) -> Dataset:
     "A categorical rating dataset (classes 0..K−1) as numeric scores 0..K−1 for Algorithm 1 (same cells and truth)."
     A = ds.answers
-    if A.kind != "categorical": raise ValueError(f"as_scores needs categorical ratings, got {A.kind} answers")
-    S = Answers(A.worker, A.task, A.value.astype(np.float64), kind="continuous", n_workers=A.n_workers, n_tasks=A.n_tasks,
-                workers=A.workers, tasks=A.tasks)
+    if A.kind != "categorical":
+        raise ValueError(f"as_scores needs categorical ratings, got {A.kind} answers")
+    S = Answers(
+        A.worker,
+        A.task,
+        A.value.astype(np.float64),
+        kind="continuous",
+        n_workers=A.n_workers,
+        n_tasks=A.n_tasks,
+        workers=A.workers,
+        tasks=A.tasks,
+    )
     return Dataset(S, ds.truth, dict(ds.meta, scores=list(range(A.n_classes))), ds.name)

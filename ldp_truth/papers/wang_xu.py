@@ -12,7 +12,8 @@ from typing import Optional
 import numpy as np
 from scipy import optimize, stats
 
-from ..data import check_count, check_fraction, check_positive, check_positive_or_inf, check_real
+from ..data import (check_count, check_fraction, check_positive, check_positive_or_inf,
+                            check_real)
 
 # %% auto #0
 __all__ = ['BERRY_ESSEEN', 'PAPER_BERRY_ESSEEN', 'private_effective_ability', 'collective_private_wisdom', 'TheoremBound',
@@ -24,15 +25,19 @@ def _check_abilities(p_star) -> np.ndarray:
     "Abilities as a float array in [0, 1], or an error."
     p = np.asarray(p_star, dtype=np.float64)
     if p.ndim > 1 or not p.size or not ((p >= 0) & (p <= 1)).all():
-        raise ValueError(f"p_star must be a non-empty vector of abilities in [0, 1], got {p_star!r}")
+        raise ValueError(
+            f"p_star must be a non-empty vector of abilities in [0, 1], got {p_star!r}"
+        )
     return p
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #71d74b06
 def private_effective_ability(p_star, epsilon: float) -> np.ndarray:
     "Eq. 12–13: μ̂ = (e^ε−1)/(e^ε+1)·max(p*, 1−p*) + 1/(e^ε+1), in [1/2, 1]."
     c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
     p = _check_abilities(p_star)
     return c * np.maximum(p, 1 - p) + (1 - c) / 2
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #f145ec47
 def collective_private_wisdom(p_star, epsilon: float) -> float:
     "Eq. 14: v̂ = mean over workers of (2μ̂ − 1)²."
     return float(np.mean((2 * private_effective_ability(p_star, epsilon) - 1) ** 2))
@@ -41,6 +46,7 @@ def collective_private_wisdom(p_star, epsilon: float) -> float:
 @dataclass(frozen=True)
 class TheoremBound:
     "A theorem's bound, the assumptions that fail (`violated`) and those the arguments did not allow to check (`unchecked`)."
+
     theorem: str
     value: object
     violated: tuple = ()
@@ -51,68 +57,107 @@ class TheoremBound:
         "True when every assumption was checked and holds."
         return not self.violated and not self.unchecked
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #a9c12747
 def _rate(m: int) -> float:
     "√(log m / m), the statistical rate of Theorems 2–3 (their m is ≥ 3 tasks, so that log m > 1)."
     return math.sqrt(math.log(m) / m)
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #a54aaf03
 def theorem2_lambda_range(v_hat: float, m: int) -> TheoremBound:
     "Eq. 16: the interval [16/v̂·√(log m/m), 1/8 − ½√(log m/m)] for λ; violated if it is empty."
     v, m = check_fraction(v_hat, "v_hat", zero=False), check_count(m, "m", 3)
     lo, hi = 16 / v * _rate(m), 1 / 8 - _rate(m) / 2
-    return TheoremBound("Theorem 2 (Eq. 16)", (lo, hi), () if lo <= hi else (f"λ range empty: {lo:.4g} > {hi:.4g}",))
+    return TheoremBound(
+        "Theorem 2 (Eq. 16)", (lo, hi), () if lo <= hi else (f"λ range empty: {lo:.4g} > {hi:.4g}",)
+    )
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #adc18ebe
 def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
     "The exponent of Eq. 30: 4n/λ·√(log m/m) + 4 log(1/λ)·√(n log m) − n v̂ (Eq. 31 needs it ≤ −n v̂/2)."
-    n, m, v = check_count(n, "n"), check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
+    n, m, v = (
+        check_count(n, "n"),
+        check_count(m, "m", 3),
+        check_fraction(v_hat, "v_hat", zero=False),
+    )
     lam = check_real(lam, "lam")
-    if not 0 < lam < 0.5: raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
+    if not 0 < lam < 0.5:
+        raise ValueError(f"lam must lie strictly between 0 and 1/2, got {lam}")
     return 4 * n / lam * _rate(m) + 4 * math.log(1 / lam) * math.sqrt(n * math.log(m)) - n * v
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #ca68f7c2
 def theorem2_proof_min_workers(m: int, v_hat: float) -> float:
     "Smallest n for which Eq. 30 → 31 holds at some λ of Eq. 16: 16 log²(1/λ*) log m / (v̂/2 − 4ρ/λ*)², λ* its top."
     m, v = check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
     lo, hi = theorem2_lambda_range(v, m).value
-    if lo > hi: return math.inf
+    if lo > hi:
+        return math.inf
     return 16 * math.log(1 / hi) ** 2 * math.log(m) / (v / 2 - 4 * _rate(m) / hi) ** 2
 
-def _theorem2_conditions(n: int, v: float, m: Optional[int], lam: Optional[float], init_error: Optional[float]) -> tuple:
+# %% ../../nbs/10_private_dawid_skene.ipynb #ccb34169
+def _theorem2_conditions(
+    n: int, v: float, m: Optional[int], lam: Optional[float], init_error: Optional[float]
+) -> tuple:
     "(violated, unchecked) assumptions of Theorem 2, including the proof's step Eq. 30 → 31."
     violated, unchecked = [], []
     if m is None:
-        unchecked += ["n ≤ m ≤ eⁿ", "log m / n ≤ v̂", "λ range (16)", "initial error (15)", "proof step (30)→(31)"]
+        unchecked += [
+            "n ≤ m ≤ eⁿ",
+            "log m / n ≤ v̂",
+            "λ range (16)",
+            "initial error (15)",
+            "proof step (30)→(31)",
+        ]
         return tuple(violated), tuple(unchecked)
-    if not n <= m: violated.append(f"n ≤ m: n = {n} > m = {m}")
-    if not math.log(m) <= n: violated.append(f"m ≤ eⁿ: log m = {math.log(m):.3g} > n = {n}")
-    if not math.log(m) / n <= v: violated.append(f"log m / n ≤ v̂: {math.log(m) / n:.3g} > {v:.3g}")
+    if not n <= m:
+        violated.append(f"n ≤ m: n = {n} > m = {m}")
+    if not math.log(m) <= n:
+        violated.append(f"m ≤ eⁿ: log m = {math.log(m):.3g} > n = {n}")
+    if not math.log(m) / n <= v:
+        violated.append(f"log m / n ≤ v̂: {math.log(m) / n:.3g} > {v:.3g}")
     lo, hi = theorem2_lambda_range(v, m).value
-    if lo > hi: violated.append(f"λ range (16) empty: {lo:.3g} > {hi:.3g}")
-    elif lam is not None and not lo <= lam <= hi: violated.append(f"λ = {lam:g} outside (16) [{lo:.3g}, {hi:.3g}]")
-    if lam is None and lo > hi: unchecked.append("proof step (30)→(31) (no λ given and Eq. 16 empty)")
+    if lo > hi:
+        violated.append(f"λ range (16) empty: {lo:.3g} > {hi:.3g}")
+    elif lam is not None and not lo <= lam <= hi:
+        violated.append(f"λ = {lam:g} outside (16) [{lo:.3g}, {hi:.3g}]")
+    if lam is None and lo > hi:
+        unchecked.append("proof step (30)→(31) (no λ given and Eq. 16 empty)")
     else:
         at = hi if lam is None else lam
         if 0 < at < 0.5 and theorem2_proof_exponent(n, m, v, at) > -n * v / 2:
-            violated.append(f"proof step (30)→(31) at λ = {at:.3g}: needs n ≥ 256·log²(1/λ)·log m / v̂² "
-                            f"= {256 * math.log(1 / at) ** 2 * math.log(m) / v ** 2:.3g}")
-    if init_error is None: unchecked.append("initial error (15)")
+            violated.append(
+                f"proof step (30)→(31) at λ = {at:.3g}: needs n ≥ 256·log²(1/λ)·log m / v̂² "
+                f"= {256 * math.log(1 / at) ** 2 * math.log(m) / v**2:.3g}"
+            )
+    if init_error is None:
+        unchecked.append("initial error (15)")
     elif not check_real(init_error, "init_error") <= _rate(m):
         violated.append(f"initial error (15): {init_error:.3g} > √(log m/m) = {_rate(m):.3g}")
     return tuple(violated), tuple(unchecked)
 
-def theorem2_bound(n: int, v_hat: float, m: Optional[int] = None, lam: Optional[float] = None,
-                   init_error: Optional[float] = None) -> TheoremBound:
+# %% ../../nbs/10_private_dawid_skene.ipynb #82e858c4
+def theorem2_bound(
+    n: int,
+    v_hat: float,
+    m: Optional[int] = None,
+    lam: Optional[float] = None,
+    init_error: Optional[float] = None,
+) -> TheoremBound:
     "Eq. 17: average label error ≤ 2 exp(−n v̂ / 2), with Theorem 2's assumptions checked (m, λ, initial error)."
     n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
     m = None if m is None else check_count(m, "m", 3)
     violated, unchecked = _theorem2_conditions(n, v, m, lam, init_error)
     return TheoremBound("Theorem 2 (Eq. 17)", 2 * math.exp(-n * v / 2), violated, unchecked)
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #a44935d2
 def _first_feasible_m(v: float) -> float:
     "Smallest m ≥ 3 with 16/v̂·√(log m/m) ≤ 1/8 − ½√(log m/m), i.e. √(log m/m) ≤ 1/(128/v̂ + 4)."
     s0 = 1 / (128 / v + 4)
-    u = optimize.brentq(lambda u: math.log(u) - u - 2 * math.log(s0), 1.0, 1e4)   # log m − m... in u = log m
+    u = optimize.brentq(
+        lambda u: math.log(u) - u - 2 * math.log(s0), 1.0, 1e4
+    )  # log m − m... in u = log m
     return math.ceil(math.exp(u))
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #45e98c10
 def theorem2_min_tasks(n: int, v_hat: float) -> float:
     "Smallest m with n ≤ m ≤ eⁿ, log m ≤ n v̂ and Eq. 16 non-empty (the statement's assumptions); inf if none."
     n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
@@ -120,54 +165,85 @@ def theorem2_min_tasks(n: int, v_hat: float) -> float:
     return float(m) if math.log(m) <= n * v else math.inf
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #45ca5a00
-def theorem3_bound(m: int, epsilon: float, n: Optional[int] = None, v_hat: Optional[float] = None,
-                   lam: Optional[float] = None, init_error: Optional[float] = None) -> TheoremBound:
+def theorem3_bound(
+    m: int,
+    epsilon: float,
+    n: Optional[int] = None,
+    v_hat: Optional[float] = None,
+    lam: Optional[float] = None,
+    init_error: Optional[float] = None,
+) -> TheoremBound:
     "Eq. 32: max_i |p̂_i − p*_i| ≤ 6√(log m /(m ε²)), for ε ≤ 1 and under Theorem 2's assumptions (given n, v̂)."
     m, e = check_count(m, "m", 3), check_positive(epsilon, "epsilon")
     violated = [] if e <= 1 else [f"ε ≤ 1: ε = {e:g}"]
-    if n is None or v_hat is None: unchecked = ("Theorem 2's assumptions (n, v_hat not given)",)
+    if n is None or v_hat is None:
+        unchecked = ("Theorem 2's assumptions (n, v_hat not given)",)
     else:
         n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
         v2, unchecked = _theorem2_conditions(n, v, m, lam, init_error)
         violated += list(v2)
-    return TheoremBound("Theorem 3 (Eq. 32)", 6 * math.sqrt(math.log(m) / (m * e * e)), tuple(violated), tuple(unchecked))
+    return TheoremBound(
+        "Theorem 3 (Eq. 32)",
+        6 * math.sqrt(math.log(m) / (m * e * e)),
+        tuple(violated),
+        tuple(unchecked),
+    )
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #4d065a58
-BERRY_ESSEEN = 0.4748          # Shevtsova (2011), i.i.d. summands: sup |F_n − Φ| ≤ C·E|X|³/(σ³√n)
-PAPER_BERRY_ESSEEN = 1 / 16    # the constant of Wang & Xu's Eq. 36
+BERRY_ESSEEN = 0.4748  # Shevtsova (2011), i.i.d. summands: sup |F_n − Φ| ≤ C·E|X|³/(σ³√n)
+PAPER_BERRY_ESSEEN = 1 / 16  # the constant of Wang & Xu's Eq. 36
+
 
 def _experts(n: int, delta: float) -> int:
     "⌈n^δ⌉, the number of experts of the Theorem 4 instance."
-    return math.ceil(n ** delta - 1e-12)
+    return math.ceil(n**delta - 1e-12)
 
-def theorem4_pmv_lower_bound(n: int, delta: float, epsilon: float, m: Optional[int] = None,
-                             berry_esseen: float = BERRY_ESSEEN) -> TheoremBound:
+# %% ../../nbs/10_private_dawid_skene.ipynb #37b8c938
+def theorem4_pmv_lower_bound(
+    n: int,
+    delta: float,
+    epsilon: float,
+    m: Optional[int] = None,
+    berry_esseen: float = BERRY_ESSEEN,
+) -> TheoremBound:
     "Eq. 37: private majority vote's error on ⌈n^δ⌉ experts + spammers ≥ v^k (Φ(−k/√(n−k)) − C/√(n−k)), v = e^ε/(e^ε+1)."
     n, e = check_count(n, "n", 2), check_positive(epsilon, "epsilon")
-    d = check_fraction(delta, "delta", zero=False, one=False)              # the theorem needs δ < 1/2
+    d = check_fraction(delta, "delta", zero=False, one=False)  # the theorem needs δ < 1/2
     C = check_positive(berry_esseen, "berry_esseen")
     k = _experts(n, d)
-    if k >= n: raise ValueError(f"the instance needs fewer experts than workers: ⌈n^δ⌉ = {k} ≥ n = {n}")
+    if k >= n:
+        raise ValueError(f"the instance needs fewer experts than workers: ⌈n^δ⌉ = {k} ≥ n = {n}")
     v, s = 1 / (1 + math.exp(-e)), math.sqrt(n - k)
     phi = float(stats.norm.cdf(-k / s))
     violated = []
-    if not e > math.log(85 / 15): violated.append(f"ε > ln(85/15) = {math.log(85 / 15):.4f}: ε = {e:g}")
-    if not d < 0.5: violated.append(f"δ < 1/2: δ = {d:g}")
-    if not phi >= 0.25: violated.append(f"Φ(−k/√(n−k)) ≥ 1/4: {phi:.3g}")
-    if not C / s <= 0.125: violated.append(f"C_BE/√(n−k) ≤ 1/8: {C / s:.3g}")
-    if not math.exp(-k * (0.5 * (2 * v - 1) ** 2 + math.log(v))) <= 1 / 16: violated.append("Eq. 39: e^{−k f(v)} ≤ 1/16")
-    if m is None: unchecked = ("Theorem 2's assumptions for the right side of Eq. 34 (m not given)",)
+    if not e > math.log(85 / 15):
+        violated.append(f"ε > ln(85/15) = {math.log(85 / 15):.4f}: ε = {e:g}")
+    if not d < 0.5:
+        violated.append(f"δ < 1/2: δ = {d:g}")
+    if not phi >= 0.25:
+        violated.append(f"Φ(−k/√(n−k)) ≥ 1/4: {phi:.3g}")
+    if not C / s <= 0.125:
+        violated.append(f"C_BE/√(n−k) ≤ 1/8: {C / s:.3g}")
+    if not math.exp(-k * (0.5 * (2 * v - 1) ** 2 + math.log(v))) <= 1 / 16:
+        violated.append("Eq. 39: e^{−k f(v)} ≤ 1/16")
+    if m is None:
+        unchecked = ("Theorem 2's assumptions for the right side of Eq. 34 (m not given)",)
     else:
-        v2, unchecked = _theorem2_conditions(n, math.tanh(e / 2) ** 2 * k / n, check_count(m, "m", 3), None, None)
+        v2, unchecked = _theorem2_conditions(
+            n, math.tanh(e / 2) ** 2 * k / n, check_count(m, "m", 3), None, None
+        )
         violated += [f"right side of Eq. 34, Theorem 2: {x}" for x in v2]
-    return TheoremBound("Theorem 4 (Eq. 37)", v ** k * (phi - C / s), tuple(violated), tuple(unchecked))
+    return TheoremBound(
+        "Theorem 4 (Eq. 37)", v**k * (phi - C / s), tuple(violated), tuple(unchecked)
+    )
 
+# %% ../../nbs/10_private_dawid_skene.ipynb #a72e636f
 def pmv_error(p_star, epsilon: float) -> float:
     "Exact expected error of private majority vote (Eq. 33, ties → 1) for one-coin workers answering every task, truth 0/1 equally likely."
     c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
-    q = c * _check_abilities(p_star) + (1 - c) / 2                 # Eq. 19: a report is right w.p. q
+    q = c * _check_abilities(p_star) + (1 - c) / 2  # Eq. 19: a report is right w.p. q
     pmf = np.ones(1)
     for value, count in zip(*np.unique(q, return_counts=True)):
         pmf = np.convolve(pmf, stats.binom.pmf(np.arange(count + 1), count, value))
     right, n = np.arange(len(pmf)), len(q)
-    return float(0.5 * pmf[right < n / 2].sum() + 0.5 * pmf[right <= n / 2].sum())   # y* = 1, y* = 0
+    return float(0.5 * pmf[right < n / 2].sum() + 0.5 * pmf[right <= n / 2].sum())  # y* = 1, y* = 0
