@@ -687,8 +687,8 @@ def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng)
 
 # %% ../nbs/03_inference.ipynb #251d3694
 def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
-    "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L), class prior, from three worker groups."
-    from scipy.optimize import linear_sum_assignment  # here: scipy.optimize takes 0.1–0.6 s to import
+    "Zhang et al. 2014, Alg. 1: observed confusions (W, K, L), class prior, from 3 worker groups."
+    from scipy.optimize import linear_sum_assignment  # here: its import takes 0.1–0.6 s
 
     rng, L = np.random.default_rng(0), A.n_classes
     K = L if M is None else len(M)

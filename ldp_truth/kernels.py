@@ -369,7 +369,7 @@ def concave_skills(
 
 # %% ../nbs/03a_kernels.ipynb #c9341d85
 def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
-    "Σ of the posteriors over the tasks with answers (`unanswered`: indices of the others), and their count."
+    "Σ of the posteriors over the answered tasks (`unanswered`: the others), and their count."
     total = np.einsum("tk->k", P)  # 3× faster than P.sum(0) on a narrow array
     return total - P[unanswered].sum(0), len(P) - len(unanswered)
 
