@@ -234,7 +234,7 @@ class MajorityVote(Aggregator):
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 class _LocalEM:
-    "Dawid–Skene's sufficient statistics of answers in memory: one-hot matrix, posteriors (one buffer, reused)."
+    "Dawid–Skene's statistics of answers in memory: one-hot matrix, posteriors (one reused buffer)."
 
     def __init__(self, A: Answers):
         self.A, self.n_workers, self.n_classes = A, A.n_workers, A.n_classes
@@ -242,10 +242,13 @@ class _LocalEM:
     def em_start(
         self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
     ) -> tuple:
-        "Start from `init` or majority-vote shares (through the channel): (counts N, posterior sums, n answered)."
+        "Start from `init` or majority-vote shares (via a channel): N, posterior sums, n answered."
         A = self.A
         votes = class_counts(A.task, A.value, A.n_tasks, A.n_classes)
-        self.P = np.nan_to_num(vote_shares(votes, log_channel)) if init is None else init
+        if init is None:
+            init = vote_shares(votes, log_channel)
+            init[np.isnan(init[:, 0])] = 0.0  # NaN rows: no answers (nan_to_num: 4 passes over P)
+        self.P = init
         del votes  # before X exists: the start's scratch is freed first
         self.X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         self.unanswered = np.flatnonzero(~has_answers(A.task, A.n_tasks))
@@ -258,7 +261,7 @@ class _LocalEM:
         )
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-        "E-step (posteriors written in place) and its statistics: (N, posterior sums, n answered, log-likelihood)."
+        "E-step (posteriors in place), then (N, posterior sums, n answered, log-likelihood)."
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
@@ -269,7 +272,7 @@ class _LocalEM:
     def em_results(self) -> tuple:
         "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."
         self.P[self.unanswered] = np.nan
-        return argmax_labels(np.nan_to_num(self.P), ~np.isnan(self.P[:, 0])), self.P
+        return argmax_labels(self.P, ~np.isnan(self.P[:, 0])), self.P  # NaN rows: labels -1
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
