@@ -77,7 +77,8 @@ def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence[str]]
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(
-            f"{path} must have the columns worker,task,label; missing {missing} (it has {list(df.columns)})"
+            f"{path} must have the columns worker,task,label; missing {missing} (it has "
+            f"{list(df.columns)})"
         )
     for c in ANSWER_COLUMNS:
         empty = np.flatnonzero(df[c].str.strip() == "")
@@ -354,13 +355,15 @@ def _check_labels_fit(
     shown = ", ".join(f"{v:g}" for v in np.sort(x.unique())[:4])
     if kind_given is None and "continuous" in registry.aggregator(method).kinds:
         raise UsageError(
-            f"--method {method} takes categorical or continuous answers and the labels are {distinct} "
-            f"distinct numbers ({shown}, ...): say which with --kind categorical or --kind continuous"
+            f"--method {method} takes categorical or continuous answers and the labels are "
+            f"{distinct} distinct numbers ({shown}, ...): say which with --kind categorical or "
+            "--kind continuous"
         )
     raise UsageError(
-        f"--method {method} treats each distinct label as a class, and the labels are {distinct} distinct "
-        f"numbers ({shown}, ...), which look like ratings or measurements: use a continuous method "
-        "(mean, median, cwm, gtm, crh --kind continuous), or name the classes with --classes"
+        f"--method {method} treats each distinct label as a class, and the labels are {distinct} "
+        f"distinct numbers ({shown}, ...), which look like ratings or measurements: use a "
+        "continuous method (mean, median, cwm, gtm, crh --kind continuous), or name the classes "
+        "with --classes"
     )
 
 # %% ../nbs/07_cli.ipynb #2a5d0579
@@ -375,7 +378,8 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
     kind = cls.kinds[0] if kind is None else kind
     if kind not in cls.kinds:
         raise UsageError(
-            f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} answers)"
+            f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} "
+            "answers)"
         )
     if channel is None:
         if any(v is not None for v in options.values()):
@@ -387,7 +391,8 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
     with_channel = [m for m in METHODS if _takes_channel(m)]
     if method not in with_channel:
         raise UsageError(
-            f"--channel works with --method {', '.join(with_channel)}; {method} does not use a channel"
+            f"--channel works with --method {', '.join(with_channel)}; {method} does not use a "
+            "channel"
         )
     if channel not in CHANNEL_MECHANISMS:
         raise UsageError(
@@ -532,7 +537,8 @@ def infer_parquet(
         if classes is None:  # continuous answers (CRH): the truths are numbers
             if proba:
                 raise UsageError(
-                    f"--proba needs categorical answers; --method {method} on continuous answers gives numbers"
+                    f"--proba needs categorical answers; --method {method} on continuous answers "
+                    "gives numbers"
                 )
             frame = agg.labels_.to_frame()
         else:
@@ -668,7 +674,8 @@ def _domain(s: str) -> list:
         values = []
     if len(set(values)) < 2 or not all(math.isfinite(v) for v in values):
         raise argparse.ArgumentTypeError(
-            f"must be LO:HI (integers, LO < HI) or at least 2 distinct numbers separated by commas, got {s!r}"
+            "must be LO:HI (integers, LO < HI) or at least 2 distinct numbers separated by commas, "
+            f"got {s!r}"
         )
     return values
 
@@ -747,37 +754,42 @@ def _class_options(p: argparse.ArgumentParser) -> None:
 # %% ../nbs/07_cli.ipynb #9c58550e
 EXAMPLES = {
     "report": (
-        "The main job (`make run`): every mechanism × aggregator on every dataset found, without privacy and at "
-        "a grid of ε per answer. report.md opens with the answer: per dataset and ε, the best pipeline, its "
-        "score with a 95 % interval, its loss against no privacy and its gain over a constant answer.",
-        "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out /tmp/r",
+        "The main job (`make run`): every mechanism × aggregator on every dataset found, without "
+        "privacy and at a grid of ε per answer. report.md opens with the answer: per dataset and ε, "
+        "the best pipeline, its score with a 95 % interval, its loss against no privacy and its "
+        "gain over a constant answer.",
+        "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out "
+        "/tmp/r",
     ),
     "datasets": (
         "List the datasets found, with their size and the number of tasks with ground truth.",
         "ldp-truth datasets --data ../shared/datasets",
     ),
     "privatize": (
-        "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP mechanism whose "
-        "ε holds per answer; ids are kept, and OUT.csv.json beside the output tells the server the mechanism.",
-        "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n"
-        "  ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o private.csv",
+        "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP mechanism "
+        "whose ε holds per answer; ids are kept, and OUT.csv.json beside the output tells the "
+        "server the mechanism.",
+        "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n  "
+        "ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o "
+        "private.csv",
     ),
     "infer": (
         "On the server's side: infer each task's truth from a worker,task,label CSV (or a folder of Parquet files, "
         "on a Dask cluster); task,label in the input's task order.",
-        "ldp-truth infer private.csv --method ds -o truths.csv          # channel from private.csv.json\n"
-        "  ldp-truth infer ratings.csv --method median -o truths.csv",
+        "ldp-truth infer private.csv --method ds -o truths.csv          # channel from "
+        "private.csv.json\n  ldp-truth infer ratings.csv --method median -o truths.csv",
     ),
     "audit": (
-        "The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one worker, beside "
-        "the ε the mechanism claims per answer: a bound above the claim refutes it.",
+        "The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one "
+        "worker, beside the ε the mechanism claims per answer: a bound above the claim refutes it.",
         "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000",
     ),
     "budget": (
-        "Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the worker's whole "
-        "answer vector (m answers at ε each: m·ε by basic composition). An adversary who sees everything a "
-        "worker sent tells two whole vectors apart by a likelihood ratio of at most e^eps_worker: at 20 or more "
-        "that hides practically nothing about the vector as a whole, while each single answer keeps its ε.",
+        "Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the "
+        "worker's whole answer vector (m answers at ε each: m·ε by basic composition). An adversary "
+        "who sees everything a worker sent tells two whole vectors apart by a likelihood ratio of "
+        "at most e^eps_worker: at 20 or more that hides practically nothing about the vector as a "
+        "whole, while each single answer keeps its ε.",
         "ldp-truth budget answers.csv --mechanism rr --epsilon 1 -o budget.csv",
     ),
 }
@@ -800,7 +812,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="ldp-truth",
         description="Truth inference from crowdsourced answers under local differential privacy. "
-        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp (numeric).",
+        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp "
+        "(numeric).",
     )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
     names = "{datasets,privatize,infer,audit,budget,report}"
@@ -999,7 +1012,8 @@ def _run(args: argparse.Namespace) -> None:
         ]
         if extra:
             raise UsageError(
-                f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster fit takes no channel or classes)"
+                f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
+                "fit takes no channel or classes)"
             )
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
     elif args.command == "infer":

@@ -41,7 +41,8 @@ def as_generator(rng: RngLike = None) -> np.random.Generator:
     ):
         return np.random.default_rng(rng)
     raise TypeError(
-        f"rng must be None, an int seed, a SeedSequence or a numpy Generator, got {type(rng).__name__}"
+        "rng must be None, an int seed, a SeedSequence or a numpy Generator, got "
+        f"{type(rng).__name__}"
     )
 
 # %% ../nbs/00_data.ipynb #94fa5b28
@@ -268,7 +269,8 @@ class Answers:
         for name, x in (("worker", worker), ("task", task), ("value", value)):
             if x.ndim != 1:
                 raise ValueError(
-                    f"{name} must be a one-dimensional array (one entry per answer), got shape {x.shape}"
+                    f"{name} must be a one-dimensional array (one entry per answer), got shape "
+                    f"{x.shape}"
                 )
         lengths = {"worker": len(worker), "task": len(task), "value": len(value)}
         if len(set(lengths.values())) != 1:
@@ -347,7 +349,8 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
             )
     elif not np.issubdtype(value.dtype, np.integer):
         raise TypeError(
-            f"categorical values must be integer class indices, got dtype {value.dtype}; use Answers.from_frame for labels"
+            f"categorical values must be integer class indices, got dtype {value.dtype}; use "
+            "Answers.from_frame for labels"
         )
     if classes is not None and n_classes is None:
         n_classes = len(classes)
@@ -399,8 +402,8 @@ def _check_label_column(labels: pd.Series, name: str) -> None:
     missing = labels.isna()
     if missing.any():
         raise ValueError(
-            f"column {name!r} has {int(missing.sum())} missing (NaN) labels, in rows {_rows(missing, labels)}; "
-            "a task a worker did not answer is a row left out, not a NaN"
+            f"column {name!r} has {int(missing.sum())} missing (NaN) labels, in rows "
+            f"{_rows(missing, labels)}; a task a worker did not answer is a row left out, not a NaN"
         )
     kinds = labels.map(_label_type) if labels.dtype == object else None
     if kinds is not None and kinds.nunique() > 1:
@@ -541,7 +544,8 @@ def _dense(self, fill: float = np.nan, max_cells: int = 10**8) -> np.ndarray:
     cells = self.n_workers * self.n_tasks
     if cells > max_cells:
         raise ValueError(
-            f"dense() would allocate {cells} cells (> max_cells={max_cells}); raise max_cells to allow it"
+            f"dense() would allocate {cells} cells (> max_cells={max_cells}); raise max_cells to "
+            "allow it"
         )
     M = np.full((self.n_workers, self.n_tasks), fill, dtype=np.float64)
     M[self.worker, self.task] = self.value
@@ -580,13 +584,15 @@ def _select(self, mask) -> "Answers":
     m = np.asarray(mask)
     if m.dtype == bool and m.shape != (self.n_answers,):
         raise ValueError(
-            f"mask must be a boolean array of shape ({self.n_answers},) or integer positions, got shape {m.shape}"
+            f"mask must be a boolean array of shape ({self.n_answers},) or integer positions, got "
+            f"shape {m.shape}"
         )
     if m.dtype != bool and (
         m.ndim != 1 or not np.issubdtype(m.dtype, np.integer) or len(np.unique(m)) != len(m)
     ):
         raise ValueError(
-            "mask must be a boolean array over the answers or distinct integer positions (a repeat would duplicate a pair)"
+            "mask must be a boolean array over the answers or distinct integer positions (a repeat "
+            "would duplicate a pair)"
         )
     idx = np.arange(self.n_answers)[m]
     if not len(idx):
@@ -642,7 +648,8 @@ class Dataset:
         self.truth = np.asarray(self.truth, dtype=np.float64)
         if self.truth.shape != (self.answers.n_tasks,):
             raise ValueError(
-                f"truth must have one entry per task ({self.answers.n_tasks}), got shape {self.truth.shape}"
+                f"truth must have one entry per task ({self.answers.n_tasks}), got shape "
+                f"{self.truth.shape}"
             )
         known = self.truth[~np.isnan(self.truth)]
         if self.answers.kind == "categorical" and len(known):
@@ -691,7 +698,8 @@ def truth_from_frame(
     pos = ids.get_indexer(keys)
     if (pos < 0).any() and unknown_tasks == "error":
         raise ValueError(
-            f"{int((pos < 0).sum())} truth rows name tasks with no answers, e.g. {keys[pos < 0].tolist()[:3]}"
+            f"{int((pos < 0).sum())} truth rows name tasks with no answers, e.g. "
+            f"{keys[pos < 0].tolist()[:3]}"
         )
     values = df[truth]
     if answers.kind == "categorical" and not pd.api.types.is_numeric_dtype(values.dtype):
@@ -699,7 +707,8 @@ def truth_from_frame(
         unknown = (codes < 0) & values.notna().to_numpy()
         if unknown.any():
             raise ValueError(
-                f"truth labels {sorted(set(values[unknown].tolist()), key=str)[:5]} are not in the classes {answers.classes.tolist()}"
+                f"truth labels {sorted(set(values[unknown].tolist()), key=str)[:5]} are not in the "
+                f"classes {answers.classes.tolist()}"
             )
         values = pd.Series(np.where(codes < 0, np.nan, codes), index=values.index)
     out = np.full(answers.n_tasks, np.nan)
@@ -712,7 +721,8 @@ def load_dataset(name: str, root=None) -> Dataset:
     r = find_data_root(root)
     if r is None:
         raise FileNotFoundError(
-            f"no datasets folder found: pass root=, set ${DATA_ENV}, or place shared/datasets beside the project"
+            f"no datasets folder found: pass root=, set ${DATA_ENV}, or place shared/datasets "
+            "beside the project"
         )
     known = list_datasets(r)
     if name not in known:

@@ -115,7 +115,8 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * W + w).is_unique:
         raise ValueError(
-            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per "
+            "pair"
         )
     w, t, v = w.astype(np.int32), t.astype(np.int32), v.astype(np.int8 if K <= 127 else np.int32)
     return _Part(tasks, onehot(w, t, v, W, len(tasks), K), class_counts(t, v, len(tasks), K))
@@ -242,7 +243,8 @@ class DaskAnswers:
         self.kind = "continuous" if pd.api.types.is_float_dtype(ddf[label].dtype) else "categorical"
         if classes is not None and self.kind == "continuous":
             raise ValueError(
-                f"classes= names categorical labels; the float column {label!r} holds continuous answers"
+                f"classes= names categorical labels; the float column {label!r} holds continuous "
+                "answers"
             )
         self.client, self._classes = client or default_client(), classes
         self._codes, self._workers, self._onehot, self._parts, self._last = (
@@ -437,7 +439,8 @@ def _build_continuous(
         )
     if not pd.Index(t.astype(np.int64) * len(workers) + w).is_unique:
         raise ValueError(
-            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per "
+            "pair"
         )
     p = _ContPart(tasks, w, t.astype(np.int32), v, len(workers))
     p.by_task = sort_by_task(p.task, p.value, p.n_tasks)
@@ -570,7 +573,8 @@ def _build_categorical(df: pd.DataFrame, codes: Codes, worker: str, task: str, l
     t, tasks = _factorize(df[task])
     if not pd.Index(t.astype(np.int64) * codes.n_workers + w).is_unique:
         raise ValueError(
-            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per pair"
+            f"a ({worker}, {task}) pair appears twice in the Dask DataFrame; keep one answer per "
+            "pair"
         )
     p = _CatPart(tasks, w, t.astype(np.int32), v, codes.n_workers, codes.n_classes)
     votes = class_counts(p.task, p.value, p.n_tasks, p.n_classes).astype(np.float64)

@@ -58,7 +58,8 @@ def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> di
         raise TypeError(f"ds must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
     if not isinstance(aggregator, Aggregator):
         raise TypeError(
-            f"aggregator must be an ldp_truth.inference aggregator instance, e.g. MajorityVote(), got {aggregator!r}"
+            "aggregator must be an ldp_truth.inference aggregator instance, e.g. MajorityVote(), "
+            f"got {aggregator!r}"
         )
     if ds.n_truth == 0:
         raise ValueError(f"dataset {ds.name!r} has no ground truth: it cannot be scored")
@@ -126,8 +127,8 @@ def _check_factories(aggregators: dict) -> dict:
         for name, make in named.items():
             if not callable(make) or isinstance(make, Aggregator):
                 raise TypeError(
-                    f"aggregators[{kind!r}][{name!r}] must be a factory (a class or a function), not {make!r}; "
-                    "write MajorityVote, not MajorityVote()"
+                    f"aggregators[{kind!r}][{name!r}] must be a factory (a class or a function), "
+                    f"not {make!r}; write MajorityVote, not MajorityVote()"
                 )
     return aggregators
 
@@ -245,7 +246,8 @@ def _named_datasets(data) -> dict:
         data = {ds.name if isinstance(ds, Dataset) else i: ds for i, ds in enumerate(data)}
     if not isinstance(data, dict) or not data:
         raise TypeError(
-            f"data must be a Dataset, a non-empty list of them or a dict name → Dataset, got {type(data).__name__}"
+            "data must be a Dataset, a non-empty list of them or a dict name → Dataset, got "
+            f"{type(data).__name__}"
         )
     for name, ds in data.items():
         if not isinstance(ds, Dataset):
@@ -554,8 +556,8 @@ def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = T
     shown = df[(df.epsilon > 0) & np.isfinite(df.epsilon)]
     if len(shown) < len(df):
         warnings.warn(
-            f"plot_tradeoff: ε = {sorted(set(df.epsilon) - set(shown.epsilon))} cannot go on a log axis; "
-            "those rows are not plotted"
+            f"plot_tradeoff: ε = {sorted(set(df.epsilon) - set(shown.epsilon))} cannot go on a log "
+            "axis; those rows are not plotted"
         )
     if shown.empty:
         raise ValueError("no row with 0 < ε < ∞ to plot")

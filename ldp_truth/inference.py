@@ -56,13 +56,15 @@ class Aggregator:
             answers = DaskAnswers(answers)
         if not isinstance(answers, (Answers, DaskAnswers)):
             raise TypeError(
-                f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers or a "
-                f"Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a DataFrame"
+                f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers "
+                f"or a Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a "
+                "DataFrame"
             )
         self._check_kind(answers.kind, answers.n_classes if answers.kind == "categorical" else None)
         if self.bounds is not None and answers.kind == "categorical":
             raise ValueError(
-                f"bounds apply to continuous answers; got categorical answers with bounds={self.bounds}"
+                "bounds apply to continuous answers; got categorical answers with "
+                f"bounds={self.bounds}"
             )
         if isinstance(answers, DaskAnswers):
             self._fit_dask(answers)
@@ -84,8 +86,9 @@ class Aggregator:
             )
         if kind == "categorical" and n_classes < 2:
             raise ValueError(
-                f"{name} needs n_classes ≥ 2, got answers with n_classes={n_classes}; if every answer "
-                "is the same label, name all the classes: Answers.from_frame(df, classes=[...])"
+                f"{name} needs n_classes ≥ 2, got answers with n_classes={n_classes}; if every "
+                "answer is the same label, name all the classes: Answers.from_frame(df, "
+                "classes=[...])"
             )
 
     def _fit(self, A: Answers):
@@ -105,8 +108,8 @@ class Aggregator:
 
     def _fit_dask(self, D: DaskAnswers):
         raise TypeError(
-            f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote and CRH "
-            "have one); fit it on Answers in memory"
+            f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote "
+            "and CRH have one); fit it on Answers in memory"
         )
 
     def fit_predict(
@@ -122,7 +125,8 @@ class Aggregator:
         if is_dask_frame(df):
             if duplicates != "error":
                 raise ValueError(
-                    f"duplicates={duplicates!r} needs a pandas DataFrame; a Dask fit refuses duplicates"
+                    f"duplicates={duplicates!r} needs a pandas DataFrame; a Dask fit refuses "
+                    "duplicates"
                 )
             D = DaskAnswers(df, worker, task, label)
             self.fit(D)
@@ -149,8 +153,8 @@ def _check_channel(channel, L: int) -> Optional[np.ndarray]:
     M = M.astype(np.float64)
     if M.ndim != 2 or M.shape[1] != L or not 2 <= M.shape[0] <= L:
         raise ValueError(
-            f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column per "
-            f"observed symbol ({L} = n_classes of the answers), got shape {M.shape}"
+            f"channel must be a K×{L} matrix, one row per true class (2 ≤ K ≤ {L}) and one column "
+            f"per observed symbol ({L} = n_classes of the answers), got shape {M.shape}"
         )
     if not (np.isfinite(M) & (M >= 0)).all() or not np.allclose(M.sum(1), 1, atol=1e-8):
         raise ValueError(
@@ -158,8 +162,8 @@ def _check_channel(channel, L: int) -> Optional[np.ndarray]:
         )
     if not channel_is_informative(M):
         raise ValueError(
-            "channel has two (nearly) equal rows: it erases the difference between two true classes, "
-            "so nothing can be inferred through it (see channel_is_informative)"
+            "channel has two (nearly) equal rows: it erases the difference between two true "
+            "classes, so nothing can be inferred through it (see channel_is_informative)"
         )
     return M
 
@@ -226,8 +230,8 @@ class MajorityVote(Aggregator):
     def _fit_dask(self, D: DaskAnswers):
         if self.ties != "first":
             raise ValueError(
-                f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the smallest "
-                "class (ties='first')"
+                f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the "
+                "smallest class (ties='first')"
             )
         self.labels_, self.proba_ = D.vote_results(
             _log_channel(_check_channel(self.channel, D.n_classes))
@@ -855,7 +859,8 @@ def _check_soft_init(init) -> Union[str, np.ndarray]:
     y = np.asarray(init)
     if not np.issubdtype(y.dtype, np.number) or y.ndim != 1:
         raise ValueError(
-            f"init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got {init!r}"
+            "init must be 'mv' or a 1-D vector of soft labels in [0, 1] (one per task), got "
+            f"{init!r}"
         )
     y = y.astype(np.float64)
     if not (np.isfinite(y) & (y >= 0) & (y <= 1)).all():
@@ -912,7 +917,8 @@ class PrivateDawidSkene(Aggregator):
             return np.nan_to_num(MajorityVote().fit(A).proba_[:, 1], nan=0.5)
         if self.init.shape != (A.n_tasks,):
             raise ValueError(
-                f"init must have one soft label per task, shape ({A.n_tasks},), got {self.init.shape}"
+                f"init must have one soft label per task, shape ({A.n_tasks},), got "
+                f"{self.init.shape}"
             )
         return self.init
 
@@ -1226,8 +1232,8 @@ class CRH(Aggregator):
     def _fit_on(self, S, kind: str):
         if kind == "categorical" and self.loss != "absolute":
             raise ValueError(
-                f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 loss "
-                "(leave loss at its default)"
+                f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 "
+                "loss (leave loss at its default)"
             )
         (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S)
 

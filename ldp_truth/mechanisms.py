@@ -111,8 +111,8 @@ def _check_ab(a, b, s: int) -> tuple:
         raise ValueError(f"a must be <= b, got a={a}, b={b}")
     if not (0 < (a + b) / 2 <= (s - 1) / s):
         raise ValueError(
-            f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s - 1) / s:.4g}] for s={s} "
-            f"(Theorem 6.3 gives a negative ε above it), got (a+b)/2={(a + b) / 2:.4g}"
+            f"the mean flip probability (a+b)/2 must lie in (0, (s-1)/s] = (0, {(s - 1) / s:.4g}] "
+            f"for s={s} (Theorem 6.3 gives a negative ε above it), got (a+b)/2={(a + b) / 2:.4g}"
         )
     return a, b
 
@@ -190,7 +190,8 @@ def two_layer_bounds(
                 else 0
             )
             keep = (
-                f"a={a} keeps epsilon only for workers with at most {most} answers: give max_answers <= {most}"
+                f"a={a} keeps epsilon only for workers with at most {most} answers: give "
+                f"max_answers <= {most}"
                 if most
                 else f"no max_answers keeps epsilon with a={a}"
             )
@@ -277,7 +278,8 @@ def _opendp():
         import opendp.prelude as dp
     except ImportError as e:
         raise ImportError(
-            "secure=True needs OpenDP: pip install 'ldp_truth[secure]' (or pip install 'opendp==0.16.*')"
+            "secure=True needs OpenDP: pip install 'ldp_truth[secure]' (or pip install "
+            "'opendp==0.16.*')"
         ) from e
     dp.enable_features("contrib")
     return dp
@@ -364,7 +366,8 @@ class Mechanism:
         if most > self.max_answers:
             raise ValueError(
                 f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
-                f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a larger max_answers"
+                f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a "
+                "larger max_answers"
             )
 
     def privatize(
@@ -435,8 +438,9 @@ class NoPrivacy(Mechanism):
             answers.kind != "categorical" or answers.n_classes != self.n_classes
         ):
             raise ValueError(
-                f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with {self.n_classes} classes, "
-                f"got kind={answers.kind!r}, n_classes={answers.n_classes}"
+                f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with "
+                f"{self.n_classes} classes, got kind={answers.kind!r}, "
+                f"n_classes={answers.n_classes}"
             )
         return answers
 
@@ -469,7 +473,8 @@ def _class_vector(values, n_classes: int) -> np.ndarray:
     ok = ~np.isnan(v)
     if ((v[ok] != np.round(v[ok])) | (v[ok] < 0) | (v[ok] >= n_classes)).any():
         raise ValueError(
-            f"values must be class indices in 0..{n_classes - 1} or NaN (NULL), got {np.unique(v[ok])[:10]}"
+            f"values must be class indices in 0..{n_classes - 1} or NaN (NULL), got "
+            f"{np.unique(v[ok])[:10]}"
         )
     return v
 
@@ -484,7 +489,8 @@ def _check_answers(answers: Answers, kind: str, n_classes: Optional[int] = None)
         )
     if n_classes is not None and answers.n_classes != n_classes:
         raise ValueError(
-            f"answers have n_classes={answers.n_classes} but the mechanism has n_classes={n_classes}"
+            f"answers have n_classes={answers.n_classes} but the mechanism has "
+            f"n_classes={n_classes}"
         )
 
 # %% ../nbs/04_mechanisms.ipynb #76b85f7c
@@ -586,8 +592,9 @@ class RandomizedResponse(_FlipMechanism):
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
             raise ValueError(
-                f"RR with null=True perturbs all {W}×{T} = {W * T} cells (> max_cells={self.max_cells}); "
-                "pass a larger max_cells to RandomizedResponse to allow it"
+                f"RR with null=True perturbs all {W}×{T} = {W * T} cells (> "
+                f"max_cells={self.max_cells}); pass a larger max_cells to RandomizedResponse to "
+                "allow it"
             )
         classes = with_null_class(answers.classes)
         g = self._rng(rng)
@@ -741,7 +748,8 @@ def _worker_domain_vector(values, domain: np.ndarray) -> np.ndarray:
     ok = ~np.isnan(v)
     if (~np.isin(v[ok], domain)).any():
         raise ValueError(
-            f"values {np.unique(v[ok][~np.isin(v[ok], domain)])[:5]} are outside the domain {domain}"
+            f"values {np.unique(v[ok][~np.isin(v[ok], domain)])[:5]} are outside the domain "
+            f"{domain}"
         )
     return v
 
@@ -750,8 +758,8 @@ def _all_cells(n_workers: int, n_tasks: int, max_cells: int, who: str) -> tuple:
     "(worker, task) of every cell, worker-major; raise above max_cells."
     if n_workers * n_tasks > max_cells:
         raise ValueError(
-            f"{who} fills all {n_workers}×{n_tasks} = {n_workers * n_tasks} cells (> max_cells={max_cells}); "
-            "pass a larger max_cells to allow it"
+            f"{who} fills all {n_workers}×{n_tasks} = {n_workers * n_tasks} cells (> "
+            f"max_cells={max_cells}); pass a larger max_cells to allow it"
         )
     return np.repeat(np.arange(n_workers), n_tasks), np.tile(np.arange(n_tasks), n_workers)
 
@@ -800,7 +808,8 @@ class LaplacePerturbation(Mechanism):
         if not (null_fill is None or null_fill == "uniform"):
             if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in domain:
                 raise ValueError(
-                    f"null_fill must be 'uniform', None or a value in the domain {domain}, got {null_fill!r}"
+                    f"null_fill must be 'uniform', None or a value in the domain {domain}, got "
+                    f"{null_fill!r}"
                 )
         self.domain, self.null_fill, self.secure, self.max_cells = (
             domain,
@@ -903,8 +912,9 @@ class GaussianExpVariance(Mechanism):
         e = check_positive(epsilon, "epsilon")
         if domain is None:
             raise ValueError(
-                f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one no "
-                "finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the paper's rate"
+                f"epsilon={e} needs a bounded domain (its range Δ is the sensitivity): without one "
+                "no finite ε holds; GaussianExpVariance(epsilon, domain), or lam2=... for the "
+                "paper's rate"
             )
         self.domain = check_domain(domain)
         spread = float(self.domain[-1] - self.domain[0])
@@ -940,7 +950,8 @@ class GaussianExpVariance(Mechanism):
         _check_answers(answers, "any")
         if answers.kind != "continuous":
             raise ValueError(
-                "GaussianExpVariance needs continuous answers (kind='continuous'); class indices are not numbers"
+                "GaussianExpVariance needs continuous answers (kind='continuous'); class indices "
+                "are not numbers"
             )
         self._check_range(answers.value)
         self._check_answer_counts(answers.worker, answers.n_workers)
@@ -1056,7 +1067,8 @@ class MatrixFactorization(Mechanism):
             self.V = mf_task_profiles(self.d, int(n_tasks), self._server_rng)
         if self.V.shape[1] != n_tasks:
             raise ValueError(
-                f"this mechanism's V covers n_tasks={self.V.shape[1]} tasks, got a vector/answers with {n_tasks}"
+                f"this mechanism's V covers n_tasks={self.V.shape[1]} tasks, got a vector/answers "
+                f"with {n_tasks}"
             )
         return self.V
 
@@ -1094,7 +1106,8 @@ class MatrixFactorization(Mechanism):
         v = _worker_domain_vector(values, self.domain)
         if self.V is not None and len(v) != self.V.shape[1]:
             raise ValueError(
-                f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got length {len(v)}"
+                f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got "
+                f"length {len(v)}"
             )
         V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
         return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
@@ -1211,7 +1224,8 @@ class BoundedMatrixFactorization(MatrixFactorization):
         left = e - math.log1p(1 / self.ridge)
         if left <= 0:
             raise ValueError(
-                f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < epsilon), got {ridge}"
+                f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < "
+                f"epsilon), got {ridge}"
             )
         super().__init__(
             d,

@@ -37,7 +37,8 @@ def _align_series(pred: pd.Series, truth: pd.Series, name: str) -> tuple:
     known_orphans = orphans[truth.loc[orphans].notna().to_numpy()] if len(orphans) else orphans
     if len(known_orphans):
         raise ValueError(
-            f"{len(known_orphans)} tasks have truth but no entry in {name}, e.g. {list(known_orphans[:3])}"
+            f"{len(known_orphans)} tasks have truth but no entry in {name}, e.g. "
+            f"{list(known_orphans[:3])}"
         )
     return pred.to_numpy(), truth.reindex(pred.index).to_numpy()
 
@@ -82,9 +83,10 @@ def masked_pairs(
     missing = unanswered_mask(p, class_indices=not isinstance(pred, pd.Series)) & known
     if missing.any() and unanswered == "error":
         raise ValueError(
-            f"{name} is missing (NaN, or -1 for a class index) for {int(missing.sum())} tasks whose truth "
-            "is known (tasks without answers): pass unanswered='wrong' to count them as errors (accuracy) "
-            "or unanswered='exclude' to score only the tasks that have a prediction"
+            f"{name} is missing (NaN, or -1 for a class index) for {int(missing.sum())} tasks whose "
+            "truth is known (tasks without answers): pass unanswered='wrong' to count them as "
+            "errors (accuracy) or unanswered='exclude' to score only the tasks that have a "
+            "prediction"
         )
     keep = known & ~missing if unanswered == "exclude" else known
     if not keep.any():
@@ -107,8 +109,8 @@ def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") ->
     "Mean absolute error over the tasks with known truth (Sun et al. Eq. 3); a task without a prediction (NaN) raises."
     if unanswered == "wrong":
         raise ValueError(
-            "unanswered='wrong' has no meaning for mae (a missing prediction has no absolute error): "
-            "use 'error' or 'exclude'"
+            "unanswered='wrong' has no meaning for mae (a missing prediction has no absolute "
+            "error): use 'error' or 'exclude'"
         )
     p, t = masked_pairs(pred, truth, unanswered=unanswered)
     try:

@@ -98,11 +98,13 @@ def _check_fits(mechanism, answers: Answers) -> None:
     if domain is not None:
         if answers.kind == "categorical" and answers.n_classes != len(domain):
             raise ValueError(
-                f"answers do not fit the mechanism: {name}'s domain has {len(domain)} values, answers have n_classes={answers.n_classes}"
+                f"answers do not fit the mechanism: {name}'s domain has {len(domain)} values, "
+                f"answers have n_classes={answers.n_classes}"
             )
         if answers.kind == "continuous" and not np.isin(answers.value, domain).all():
             raise ValueError(
-                f"answers do not fit the mechanism: values outside {name}'s domain {np.asarray(domain).tolist()}"
+                f"answers do not fit the mechanism: values outside {name}'s domain "
+                f"{np.asarray(domain).tolist()}"
             )
     if isinstance(mechanism, GaussianExpVariance) and answers.kind != "continuous":
         raise ValueError(
@@ -306,9 +308,9 @@ class AuditResult:
     def __repr__(self):
         verdict = "passed" if self.passed else "FAILED"
         return (
-            f"AuditResult({verdict}: eps_lower={self.eps_lower:.4f} vs eps_claimed={self.eps_claimed:.4f}; "
-            f"n_samples={self.n_samples}, alpha={self.alpha}, {self.n_events} events ({self.events}); "
-            f"witness {self.witness}, counts {self.counts})"
+            f"AuditResult({verdict}: eps_lower={self.eps_lower:.4f} vs "
+            f"eps_claimed={self.eps_claimed:.4f}; n_samples={self.n_samples}, alpha={self.alpha}, "
+            f"{self.n_events} events ({self.events}); witness {self.witness}, counts {self.counts})"
         )
 
 # %% ../nbs/05_privacy.ipynb #f7805939
@@ -350,7 +352,8 @@ def _neighbours(x, x_prime) -> tuple:
     differ = np.flatnonzero(~((x == xp) | (np.isnan(x) & np.isnan(xp))))
     if len(differ) != 1:
         raise ValueError(
-            f"x and x_prime must be neighbours (differ in exactly one coordinate), they differ in {len(differ)}"
+            "x and x_prime must be neighbours (differ in exactly one coordinate), they differ in "
+            f"{len(differ)}"
         )
     return x, xp, int(differ[0])
 

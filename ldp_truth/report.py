@@ -269,7 +269,8 @@ def headline_markdown(head: pd.DataFrame) -> str:
         k, word = _digits(metric), "higher" if HIGHER_IS_BETTER[metric] else "lower"
         lines = [
             f"**{metric}** ({word} is better; 95 % intervals over trials and labelled tasks)\n",
-            f"| dataset | ε | best mechanism · aggregator | {metric} | loss vs no privacy | gain over constant |",
+            f"| dataset | ε | best mechanism · aggregator | {metric} | loss vs no privacy | gain "
+            "over constant |",
             "|---|---:|---|---|---|---|",
         ]
         for d, rows in sub.groupby("dataset", sort=False):
@@ -283,8 +284,9 @@ def headline_markdown(head: pd.DataFrame) -> str:
                 if not r.beats_constant:
                     gain += " **not above the constant**"
                 lines.append(
-                    f"| {label if i == 0 else ''} | {r.epsilon:g} | {r.mechanism} · {r.aggregator} | "
-                    f"{_span(r.value, r.lo, r.hi, k)} | {_span(r.loss, r.loss_lo, r.loss_hi, k)} | {gain} |"
+                    f"| {label if i == 0 else ''} | {r.epsilon:g} | {r.mechanism} · {r.aggregator} "
+                    f"| {_span(r.value, r.lo, r.hi, k)} | {_span(r.loss, r.loss_lo, r.loss_hi, k)} "
+                    f"| {gain} |"
                 )
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
@@ -465,8 +467,8 @@ def plot_overview(head: pd.DataFrame, path=None):
         label="share of the no-privacy gain over the constant kept",
     )
     ax.set_title(
-        "What ε costs: best private score − best score without privacy\n(hatched: not above the constant "
-        "answer; grey: nothing is, even without privacy)",
+        "What ε costs: best private score − best score without privacy\n(hatched: not above the "
+        "constant answer; grey: nothing is, even without privacy)",
         fontsize=9,
     )
     fig.tight_layout()
@@ -603,31 +605,31 @@ def _data_section(real: list, root, skipped: list) -> str:
     if not real:
         where = f"in `{root}`" if root else "(`--data`, `$LDP_TRUTH_DATA` or `shared/datasets`)"
         return (
-            f"## Data\n\n**No datasets found** {where}: "
-            f"this report uses the synthetic datasets of `ldp_truth.experiments.synthetic_datasets`.\n{note}"
+            f"## Data\n\n**No datasets found** {where}: this report uses the synthetic datasets of "
+            f"`ldp_truth.experiments.synthetic_datasets`.\n{note}"
         )
     table = dataset_summary(real).set_index("dataset")
     return (
-        f"## Data\n\nFrom `{root}`; scores are computed on the tasks with ground truth only (`truth`), so a "
-        f"dataset with few of them has wide intervals.\n\n{markdown_table(table)}\n{note}"
+        f"## Data\n\nFrom `{root}`; scores are computed on the tasks with ground truth only "
+        "(`truth`), so a dataset with few of them has wide "
+        f"intervals.\n\n{markdown_table(table)}\n{note}"
     )
 
 # %% ../nbs/09_report.ipynb #ea6bb0ec
 def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int) -> str:
     "The first screen: the answer in words, the overview figure, how to read the tables, and the tables."
     return (
-        "## The answer: what ε costs on each dataset\n\n"
-        f"{headline_sentences(head)}\n"
-        "![Heatmap of datasets by ε: the share of the no-privacy gain over the constant answer that the best "
-        "private pipeline keeps, labelled with its score minus the best score without privacy; hatched cells are "
-        "not above the constant answer](overview.png)\n\n"
-        f"Per dataset, at ε = {', '.join(f'{e:g}' for e in epsilons)} per answer: the best of "
-        f"{n_pipelines} mechanism · aggregator pipelines (mean score over {trials} perturbations), its score, its "
-        "**loss** against the best aggregator without privacy (positive: privacy costs that much) and its **gain** "
-        "over the constant answer (the commonest true class; for continuous answers the median of all answers). "
-        "Brackets: 95 % bootstrap intervals over the perturbations *and* the labelled tasks; a gain whose interval "
-        "reaches 0 is flagged. The best of several pipelines is a little optimistic; the interval does not correct "
-        "for the choice.\n\n"
+        f"## The answer: what ε costs on each dataset\n\n{headline_sentences(head)}\n![Heatmap of "
+        "datasets by ε: the share of the no-privacy gain over the constant answer that the best "
+        "private pipeline keeps, labelled with its score minus the best score without privacy; "
+        "hatched cells are not above the constant answer](overview.png)\n\nPer dataset, at ε = "
+        f"{', '.join(f'{e:g}' for e in epsilons)} per answer: the best of {n_pipelines} mechanism · "
+        f"aggregator pipelines (mean score over {trials} perturbations), its score, its **loss** "
+        "against the best aggregator without privacy (positive: privacy costs that much) and its "
+        "**gain** over the constant answer (the commonest true class; for continuous answers the "
+        "median of all answers). Brackets: 95 % bootstrap intervals over the perturbations *and* "
+        "the labelled tasks; a gain whose interval reaches 0 is flagged. The best of several "
+        "pipelines is a little optimistic; the interval does not correct for the choice.\n\n"
         f"{headline_markdown(head)}\n"
     )
 
@@ -638,14 +640,15 @@ EPSILON_MEANING = pd.DataFrame(
             "RR",
             "categorical",
             "k-ary randomized response: keep the answer with probability "
-            "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at random.",
+            "$e^\\varepsilon/(e^\\varepsilon+K-1)$, else report one of the other K−1 classes at "
+            "random.",
         ),
         (
             "TwoLayer",
             "categorical",
             "Li et al.'s two-layer mechanism, flip probability $p_u \\sim U(a, b)$ drawn once per "
-            "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same ε (their Theorem 6.3 ε is "
-            "smaller and holds for one answer only).",
+            "worker with $a = (K-1)/(e^\\varepsilon+K-1)$, RR's: it flips more than RR at the same "
+            "ε (their Theorem 6.3 ε is smaller and holds for one answer only).",
         ),
         (
             "Laplace",
@@ -661,13 +664,12 @@ EPSILON_MEANING = pd.DataFrame(
 def _epsilon_section() -> str:
     "What ε is in every figure and table: the guarantee per answer, and each mechanism at that ε."
     return (
-        "## What ε means here\n\n"
-        "ε is the guarantee that holds **per answer**, against an adversary who also sees the worker's other "
-        "answers; every mechanism is set to it, so curves at the same ε compare mechanisms at the same privacy. "
-        "The mechanisms perturb the values a worker gives, not which tasks they answered. Li et al.'s Gaussian "
-        "noise with exponential variance is left out: it holds ε only for workers with one answer, and every "
-        "dataset here has workers with many.\n\n"
-        f"{markdown_table(EPSILON_MEANING)}\n"
+        "## What ε means here\n\nε is the guarantee that holds **per answer**, against an "
+        "adversary who also sees the worker's other answers; every mechanism is set to it, so "
+        "curves at the same ε compare mechanisms at the same privacy. The mechanisms perturb the "
+        "values a worker gives, not which tasks they answered. Li et al.'s Gaussian noise with "
+        "exponential variance is left out: it holds ε only for workers with one answer, and every "
+        f"dataset here has workers with many.\n\n{markdown_table(EPSILON_MEANING)}\n"
     )
 
 # %% ../nbs/09_report.ipynb #f019966c
@@ -681,19 +683,22 @@ def _channel_note(summary: pd.DataFrame) -> str:
     gap = (clean["DawidSkene+channel"] - clean["DawidSkene"]).dropna()
     largest = gap[gap.abs() > 5e-3].abs().sort_values(ascending=False).index[:3]
     shown = "; ".join(
-        f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} without"
+        f"{d} {clean.loc[d, 'DawidSkene+channel']:.3f} with it, {clean.loc[d, 'DawidSkene']:.3f} "
+        "without"
         for d in largest
     )
     defaults = ", ".join(f"{k}={v!r}" for k, v in CHANNEL_DEFAULTS.items())
     return (
-        "**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through the mechanism's "
-        f"channel with the settings `DawidSkene(channel=...)` defaults to ({defaults}): each worker's confusion "
-        f"matrix is shrunk toward the pooled one by {CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. "
-        "Without privacy its channel is the identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's "
-        "model, unshrunk; it matters most where workers give few answers"
+        "**`DawidSkene+channel` without privacy is not `DawidSkene`.** It is Dawid–Skene through "
+        "the mechanism's channel with the settings `DawidSkene(channel=...)` defaults to "
+        f"({defaults}): each worker's confusion matrix is shrunk toward the pooled one by "
+        f"{CHANNEL_DEFAULTS['shrink']:g} pseudo-answers. Without privacy its channel is the "
+        "identity, but the shrinkage stays, while `DawidSkene` is crowd-kit's model, unshrunk; it "
+        "matters most where workers give few answers"
         + (f" (largest differences: {shown})" if shown else "")
         + ". Below ε = ln 2 the two-layer mechanism's "
-        "binary channel carries no information, and there `DawidSkene+channel` runs as plain `DawidSkene`.\n"
+        "binary channel carries no information, and there `DawidSkene+channel` runs as plain "
+        "`DawidSkene`.\n"
     )
 
 # %% ../nbs/09_report.ipynb #e0397dc0
@@ -710,13 +715,14 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
     )
     if bounded:
         return (
-            f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the dataset's answers "
-            f"({ranges}): projecting onto it is post-processing and costs no privacy.\n"
+            f"**Continuous estimates** of {', '.join(bounded)} are kept inside the range of the "
+            f"dataset's answers ({ranges}): projecting onto it is post-processing and costs no "
+            "privacy.\n"
         )
     return (
-        "**Continuous estimates are not kept inside the answer range** "
-        f"({ranges}): no continuous aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at "
-        "small ε an estimate can land far outside the scale and the MAE exceeds the constant answer's.\n"
+        f"**Continuous estimates are not kept inside the answer range** ({ranges}): no continuous "
+        "aggregator takes `bounds=` yet (`ldp_truth.registry.takes_range`), so at small ε an "
+        "estimate can land far outside the scale and the MAE exceeds the constant answer's.\n"
     )
 
 # %% ../nbs/09_report.ipynb #73161810
@@ -750,14 +756,15 @@ def _whole(x: float):
 def _budget_section(budget: pd.DataFrame) -> str:
     "Each worker's privacy budget at ε = BUDGET_EPSILON per answer, and what ε per worker means."
     return (
-        f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\n"
-        "A worker who gives m answers releases m perturbed answers, so their whole answer vector is "
-        "(m·ε)-LDP by basic composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact "
-        "ε for m answers). **What ε per worker means:** an adversary who sees everything a worker sent can tell "
-        "any two complete answer vectors of that worker apart by a likelihood ratio of at most e^(ε per worker). "
-        "Up to a few units this still hides a lot; at 20 or more it hides practically nothing about the vector as "
-        "a whole — a prolific worker's overall answering pattern is exposed, while each single answer keeps its ε. "
-        "Composition is a worst case; it is also the only bound that holds without assumptions on the answers.\n\n"
+        f"## Privacy budget per worker (ε = {BUDGET_EPSILON:g} per answer)\n\nA worker who gives m "
+        "answers releases m perturbed answers, so their whole answer vector is (m·ε)-LDP by basic "
+        "composition (`ldp_truth.privacy.budget_report`; for the two-layer mechanism the exact ε "
+        "for m answers). **What ε per worker means:** an adversary who sees everything a worker "
+        "sent can tell any two complete answer vectors of that worker apart by a likelihood ratio "
+        "of at most e^(ε per worker). Up to a few units this still hides a lot; at 20 or more it "
+        "hides practically nothing about the vector as a whole — a prolific worker's overall "
+        "answering pattern is exposed, while each single answer keeps its ε. Composition is a "
+        "worst case; it is also the only bound that holds without assumptions on the answers.\n\n"
         f"{markdown_table(budget.set_index('dataset'), 1)}\n"
     )
 
@@ -766,18 +773,18 @@ def _details_section(summary: pd.DataFrame, figures: dict) -> str:
     "Per dataset: its figure and its table of every pipeline with 95 % intervals and the constant answer."
     parts = [
         "## Every pipeline, per dataset\n",
-        "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over perturbations and "
-        "labelled tasks; points at the right: each aggregator without privacy; dashed: the constant answer. "
-        "† marks a score whose gain over the constant answer is not positive beyond its interval.\n",
+        "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over "
+        "perturbations and labelled tasks; points at the right: each aggregator without privacy; "
+        "dashed: the constant answer. † marks a score whose gain over the constant answer is not "
+        "positive beyond its interval.\n",
     ]
     for d, sub in summary.groupby("dataset", sort=False):
         metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]
         parts.append(
-            f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, with each "
-            f"aggregator without privacy and the constant answer]({figures[d]})\n\n"
-            f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} labelled "
-            "tasks:\n\n"
-            f"{dataset_table(summary, d)}"
+            f"### {d}\n\n![{d}: {metric} against ε per answer for every mechanism and aggregator, "
+            f"with each aggregator without privacy and the constant answer]({figures[d]})\n\n"
+            f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better) on {n:,} "
+            f"labelled tasks:\n\n{dataset_table(summary, d)}"
         )
     return "\n".join(parts)
 
@@ -797,7 +804,8 @@ def _report_folder(out) -> Path:
         not out.is_dir() or (any(out.iterdir()) and not (out / "report.md").exists())
     ):
         raise ValueError(
-            f"out {str(out)!r} exists and is not a report folder (no report.md); choose another folder"
+            f"out {str(out)!r} exists and is not a report folder (no report.md); choose another "
+            "folder"
         )
     if not out.parent.is_dir():
         raise ValueError(f"out {str(out)!r}: the folder {str(out.parent)!r} does not exist")
@@ -895,8 +903,9 @@ def write_report(
             lambda s: s.groupby(["mechanism", "aggregator"]).ngroups
         )
         parts = [
-            f"# What privacy costs on these datasets\n\nldp_truth {__version__}: every mechanism × aggregator on "
-            f"every dataset found{' (synthetic: no real dataset was found)' if not real else ''}, without privacy "
+            f"# What privacy costs on these datasets\n\nldp_truth {__version__}: every mechanism × "
+            "aggregator on every dataset "
+            f"found{' (synthetic: no real dataset was found)' if not real else ''}, without privacy "
             f"and under local differential privacy; seed {seed}{', --quick' if quick else ''}.\n",
             _answer_section(
                 headline(summary, reps, _headline_epsilons(eps)),

@@ -177,7 +177,8 @@ def _confusions(confusions, n_workers: int) -> np.ndarray:
     if not np.allclose(sums, 1, atol=1e-8):
         i, k = np.unravel_index(np.abs(sums - 1).argmax(), sums.shape)
         raise ValueError(
-            f"every row of confusions must sum to 1; worker {i}, true class {k} sums to {sums[i, k]}"
+            f"every row of confusions must sum to 1; worker {i}, true class {k} sums to "
+            f"{sums[i, k]}"
         )
     return c
 

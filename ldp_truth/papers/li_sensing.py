@@ -260,7 +260,8 @@ def eq19_epsilon(
     C = thm43_noise_bound(lam1, alpha, beta, n_users)
     if C <= 0:
         raise ValueError(
-            f"Theorem 4.3 allows no noise level for these (lam1, alpha, beta, n_users): C = {C:.3g} <= 0"
+            f"Theorem 4.3 allows no noise level for these (lam1, alpha, beta, n_users): C = {C:.3g} "
+            "<= 0"
         )
     return li_thm410_min_noise_level(1.0, delta, lam1, gamma) / C
 
@@ -278,7 +279,8 @@ def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVaria
     "Alg. 2's mechanism at the paper's ε for a `continuous_workers` data set (λ₁ from its meta); kw: delta, b, eta."
     if "lam1" not in dataset.meta:
         raise ValueError(
-            "dataset.meta has no 'lam1': make it with simulate.continuous_workers or set meta['lam1']"
+            "dataset.meta has no 'lam1': make it with simulate.continuous_workers or set "
+            "meta['lam1']"
         )
     return GaussianExpVariance(lam2=thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
 

@@ -37,7 +37,8 @@ class OnDomain(Mechanism):
     ):
         if not isinstance(mechanism, Mechanism) or not getattr(mechanism, "discrete", False):
             raise TypeError(
-                f"mechanism must be a categorical ldp_truth Mechanism (e.g. RandomizedResponse), got {mechanism!r}"
+                "mechanism must be a categorical ldp_truth Mechanism (e.g. RandomizedResponse), "
+                f"got {mechanism!r}"
             )
         self.mechanism, self.domain, self.null_symbol = (
             mechanism,
