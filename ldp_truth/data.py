@@ -23,8 +23,9 @@ import pandas as pd
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real',
            'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'check_choice',
-           'check_domain', 'param_comments', 'documented', 'Answers', 'class_dtype', 'find_data_root', 'list_datasets',
-           'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
+           'check_weights', 'check_domain', 'param_comments', 'documented', 'Answers', 'class_dtype', 'find_data_root',
+           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary',
+           'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -101,6 +102,16 @@ def check_choice(x, name: str, allowed):
     if x not in allowed:
         raise ValueError(f"{name} must be one of {allowed}, got {x!r}")
     return x
+
+# %% ../nbs/00_data.ipynb #2ca9482e
+def check_weights(x, name: str) -> np.ndarray:
+    "`x` as a non-empty 1-D float array, finite, ≥ 0 and not all 0 (weights, losses, shares)."
+    w = np.asarray(x, dtype=np.float64)
+    if w.ndim != 1 or not len(w) or not (np.isfinite(w).all() and (w >= 0).all() and w.sum() > 0):
+        raise ValueError(
+            f"{name} must be a non-empty 1-D array of finite numbers ≥ 0, not all 0, got {x!r}"
+        )
+    return w
 
 # %% ../nbs/00_data.ipynb #d39cade2
 def check_domain(domain) -> np.ndarray:

@@ -12,7 +12,7 @@ from typing import Callable, Optional, Union
 import numpy as np
 
 from .data import (Answers, Dataset, RngLike, as_generator, check_count, check_fraction,
-                            check_nonnegative, check_positive)
+                            check_nonnegative, check_positive, check_weights)
 
 # %% auto #0
 __all__ = ['AbilitiesLike', 'SUN_SIZES', 'CONTAMINATIONS', 'sample_pairs', 'one_coin', 'confusion_workers', 'random_confusions',
@@ -419,9 +419,7 @@ def _contamination_shares(kinds) -> dict:
     bad = [k for k in kinds if k not in CONTAMINATIONS]
     if bad:
         raise ValueError(f"kinds must be among {CONTAMINATIONS}, got {bad}")
-    share = np.array([kinds[k] for k in kinds], dtype=np.float64)
-    if not (np.isfinite(share).all() and (share >= 0).all() and share.sum() > 0):
-        raise ValueError(f"kinds' shares must be finite, ≥ 0 and not all 0, got {kinds!r}")
+    share = check_weights([kinds[k] for k in kinds], "kinds' shares")
     return dict(zip(kinds, share / share.sum()))
 
 # %% ../nbs/01_simulate.ipynb #6f015b51

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ..data import (Answers, Dataset, check_count, check_fraction, check_nonnegative,
-                            check_positive, check_positive_or_inf, documented)
+                            check_positive, check_positive_or_inf, check_weights, documented)
 from ..inference import ITERATION_DOCS, Aggregator, Median
 from ..mechanisms import GaussianExpVariance
 from ..privacy import li_thm410_min_noise_level
@@ -64,9 +64,7 @@ def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
 # %% ../../nbs/13_crowd_sensing.ipynb #683aa69b
 def crh_weights(losses) -> np.ndarray:
     "Eq. 3: w_s = −log(ℓ_s / Σ_s' ℓ_s') from each user's total loss ℓ_s."
-    l = np.asarray(losses, dtype=np.float64)
-    if l.ndim != 1 or not len(l) or not np.isfinite(l).all() or (l < 0).any() or l.sum() <= 0:
-        raise ValueError("losses must be a non-empty 1-D array of finite numbers >= 0, not all 0")
+    l = check_weights(losses, "losses")
     with np.errstate(divide="ignore"):
         return -np.log(l / l.sum())
 
@@ -76,8 +74,7 @@ def lemma44_gap(t, w) -> float:
     t, w = np.asarray(t, dtype=np.float64), np.asarray(w, dtype=np.float64)
     if t.shape != w.shape or t.ndim != 1 or not len(t):
         raise ValueError("t and w must be 1-D arrays of the same, non-zero length")
-    if (w < 0).any() or w.sum() <= 0:
-        raise ValueError("w must be weights >= 0, not all 0")
+    check_weights(w, "w")
     return float(t.mean() - (w * t).sum() / w.sum())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c018376f

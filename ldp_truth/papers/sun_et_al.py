@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import stats
 
 from ..data import (Answers, Dataset, check_count, check_domain, check_positive, check_real,
-                            documented)
+                            check_weights, documented)
 from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation,
                                   MatrixFactorization, Mechanism, RandomizedResponse, TwoLayer,
                                   p_flip_from_epsilon)
@@ -117,10 +117,7 @@ def _per_worker(x, m: int, name: str) -> np.ndarray:
 # %% ../../nbs/11_sparse_mf.ipynb #07da52ac
 def _qualities(q, m: int) -> np.ndarray:
     "Worker qualities q_i ≥ 0 (default 1/m each), not all zero."
-    q = np.full(m, 1 / m) if q is None else _per_worker(q, m, "q")
-    if (q < 0).any() or q.sum() <= 0:
-        raise ValueError("q must be non-negative worker qualities, not all zero")
-    return q
+    return np.full(m, 1 / m) if q is None else check_weights(_per_worker(q, m, "q"), "q")
 
 # %% ../../nbs/11_sparse_mf.ipynb #a5bfd0f4
 def fill_deviation(mu, domain, fill="uniform") -> np.ndarray:
