@@ -560,7 +560,7 @@ class _CatPart:
 
 # %% ../nbs/08_distributed.ipynb #9e528cc2
 def _zero_one_sums(p: _CatPart) -> np.ndarray:
-    "Each worker's answers that differ from the current labels (CRH's 0-1 loss) on a partition."
+    "Per worker, how many answers differ from the current labels (CRH's 0-1 loss) on a partition."
     return np.bincount(
         p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers
     )

@@ -229,7 +229,7 @@ TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
 
 
 def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarray:
-    "Each task with known truth, in order: the score `metric` averages (1/0 right, 0/1, |error|)."
+    "Each task with known truth, in order: the score `metric` averages (1/0 right, 0/1 wrong, |e|)."
     known = ~np.isnan(truth)
     if metric == "MAE":
         return np.abs(np.asarray(labels, dtype=np.float64)[known] - truth[known])

@@ -181,7 +181,7 @@ def _channel_contrast(M: np.ndarray) -> float:
 
 # %% ../nbs/03_inference.ipynb #f16ce5e1
 def channel_is_informative(channel, tol: float = 1e-9) -> bool:
-    "Whether any two true classes give different output distributions (`DawidSkene(channel=)`)."
+    "Whether every two true classes give different output distributions (as `channel=` needs)."
     M = np.asarray(channel, dtype=np.float64)
     return M.ndim == 2 and len(M) >= 2 and _channel_contrast(M) > tol
 
@@ -891,7 +891,7 @@ def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
     change_="the last iteration's largest move of a soft label",
 )
 class PrivateDawidSkene(Aggregator):
-    "Wang & Xu Alg. 1: one-coin DS on binary answers through RR at ε; `skills_` unbiased (step 7)."
+    "Wang & Xu Alg. 1: one-coin DS on binary answers via RR at ε; `skills_` unbiased abilities."
 
     def __init__(
         self,

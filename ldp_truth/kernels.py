@@ -524,7 +524,7 @@ def huber_step(
     cap: float,
     c: float = HUBER_C,
 ) -> np.ndarray:
-    "Each task's Newton step (task scales) for Σ weight·ρ_c(u), u = (answer − truth)/scale."
+    "Each task's Newton step (task scales) for Σ w·ρ_c(u), u = (answer − truth)/scale; 0 if no say."
     a = np.abs(u)
     psi = np.clip(u, -c, c)
     psi *= weight

@@ -550,7 +550,7 @@ def with_null_class(classes) -> np.ndarray:
     p_keep="the chance that an answer is reported unchanged",
 )
 class RandomizedResponse(_FlipMechanism):
-    "k-ary randomized response (Wang & Xu eq. 9 for k=2); `null=True`: NULL a symbol (Sun eq. 8)."
+    "k-ary randomized response (Warner; Wang & Xu eq. 9); `null=True`: NULL a symbol (Sun eq. 8)."
 
     def __init__(
         self,

@@ -143,7 +143,7 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
 
 # %% ../nbs/05_privacy.ipynb #cee40b16
 def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
-    "Theorem 4.10 restated: its δ at ε is Pr(δ_s² < Δ²/2ε) = 1 − exp(−λ₂Δ²/(2ε))."
+    "Li et al.'s Theorem 4.10 restated: its δ at ε is Pr(δ_s² < Δ²/2ε) = 1 − exp(−λ₂Δ²/(2ε))."
     e, lam, d = (
         check_positive(epsilon, "epsilon"),
         check_positive(lam2, "lam2"),
@@ -153,7 +153,7 @@ def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> fl
 
 # %% ../nbs/05_privacy.ipynb #a6d2b1c3
 def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: float) -> float:
-    "Li et al. Theorem 4.10 as stated: least noise level c = λ₁/λ₂, γ²/(2λ₁ ε ln(1/(1−δ)))."
+    "Li et al.'s Thm 4.10 as stated: least noise c = λ₁/λ₂ for (ε, δ)-LDP, γ²/(2λ₁ ε ln(1/(1−δ)))."
     e, dl = (
         check_positive(epsilon, "epsilon"),
         check_fraction(delta, "delta", zero=False, one=False),

@@ -243,7 +243,7 @@ def laplace_scale_of_noise(lam2: float) -> float:
 def thm412_noise_range(
     lam1: float, alpha: float, beta: float, n_users: int, epsilon: float, delta: float, gamma: float
 ) -> tuple:
-    "Theorem 4.12: (least c for (ε, δ)-LDP, Thm 4.10; largest for (α, β)-utility, Thm 4.3)."
+    "Thm 4.12: (least c for (ε, δ)-LDP by 4.10, largest for (α, β)-utility by 4.3); lo > hi: none."
     return (
         li_thm410_min_noise_level(epsilon, delta, lam1, gamma),
         thm43_noise_bound(lam1, alpha, beta, n_users),

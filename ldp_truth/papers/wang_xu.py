@@ -206,7 +206,7 @@ def theorem4_pmv_lower_bound(
     m: Optional[int] = None,
     berry_esseen: float = BERRY_ESSEEN,
 ) -> TheoremBound:
-    "Eq. 37: private MV's error on ⌈n^δ⌉ experts + spammers ≥ v^k (Φ(−k/√(n−k)) − C/√(n−k))."
+    "Eq. 37's lower bound v^k (Φ(−k/√(n−k)) − C/√(n−k)), v = e^ε/(e^ε+1), on private MV's error."
     n, e = check_count(n, "n", 2), check_positive(epsilon, "epsilon")
     d = check_fraction(delta, "delta", zero=False, one=False)  # the theorem needs δ < 1/2
     C = check_positive(berry_esseen, "berry_esseen")
