@@ -23,9 +23,9 @@ import pandas as pd
 # %% auto #0
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real',
            'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'check_choice',
-           'check_weights', 'check_domain', 'param_comments', 'documented', 'Answers', 'class_dtype', 'find_data_root',
-           'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available', 'dataset_summary',
-           'dataset_table']
+           'check_weights', 'check_paired', 'check_domain', 'param_comments', 'documented', 'Answers', 'class_dtype',
+           'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available',
+           'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -112,6 +112,17 @@ def check_weights(x, name: str) -> np.ndarray:
             f"{name} must be a non-empty 1-D array of finite numbers ≥ 0, not all 0, got {x!r}"
         )
     return w
+
+# %% ../nbs/00_data.ipynb #8befc860
+def check_paired(a, b, names: tuple) -> tuple:
+    "`a`, `b` as 1-D float arrays of one same, non-zero length; else a ValueError naming both."
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape or not len(x):
+        raise ValueError(
+            f"{names[0]} and {names[1]} must be 1-D arrays of the same, non-zero length, got "
+            f"shapes {x.shape} and {y.shape}"
+        )
+    return x, y
 
 # %% ../nbs/00_data.ipynb #d39cade2
 def check_domain(domain) -> np.ndarray:

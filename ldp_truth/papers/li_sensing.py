@@ -10,7 +10,8 @@ import math
 import numpy as np
 
 from ..data import (Answers, Dataset, check_count, check_fraction, check_nonnegative,
-                            check_positive, check_positive_or_inf, check_weights, documented)
+                            check_paired, check_positive, check_positive_or_inf, check_weights,
+                            documented)
 from ..inference import ITERATION_DOCS, Aggregator, Median
 from ..mechanisms import GaussianExpVariance
 from ..privacy import li_thm410_min_noise_level
@@ -71,9 +72,7 @@ def crh_weights(losses) -> np.ndarray:
 # %% ../../nbs/13_crowd_sensing.ipynb #c015b560
 def lemma44_gap(t, w) -> float:
     "Eq. 7's right minus left side, Σt/S − Σw·t/Σw (Lemma 4.4: ≥ 0 if w decreases with t)."
-    t, w = np.asarray(t, dtype=np.float64), np.asarray(w, dtype=np.float64)
-    if t.shape != w.shape or t.ndim != 1 or not len(t):
-        raise ValueError("t and w must be 1-D arrays of the same, non-zero length")
+    t, w = check_paired(t, w, ("t", "w"))
     check_weights(w, "w")
     return float(t.mean() - (w * t).sum() / w.sum())
 
@@ -157,9 +156,7 @@ def thm43_alpha_min(lam1: float, c: float) -> float:
 # %% ../../nbs/13_crowd_sensing.ipynb #32a73300
 def thm43_mae_bound(sigma2, delta2) -> float:
     "Eq. 11's right side: √(2/π)·(1/S²)Σ_{s,s'} √(σ_s² + σ_s'² + δ_s'²) from the variances."
-    s2, d2 = np.asarray(sigma2, dtype=np.float64), np.asarray(delta2, dtype=np.float64)
-    if s2.ndim != 1 or s2.shape != d2.shape or not len(s2):
-        raise ValueError("sigma2 and delta2 must be 1-D arrays of the same, non-zero length")
+    s2, d2 = check_paired(sigma2, delta2, ("sigma2", "delta2"))
     if (s2 < 0).any() or (d2 < 0).any():
         raise ValueError("variances must be >= 0")
     return float(math.sqrt(2 / math.pi) * np.sqrt(s2[:, None] + s2[None, :] + d2[None, :]).mean())
