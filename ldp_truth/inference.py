@@ -27,9 +27,9 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
 
 # %% auto #0
 __all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS',
-           'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'simplest_within_one_se',
-           'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene',
-           'WeightedVote', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+           'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene',
+           'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
+           'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -265,7 +265,7 @@ class _LocalEM:
         return (*self._stats(), ll)
 
     def em_rounds(self, inputs: list, posteriors: list) -> list:
-        "E-steps of several models (each posterior written in place), products shared: their statistics."
+        "E-steps of several models (posteriors in place), products shared: their statistics."
         if not sp.issparse(self.X):  # the compiled path's answer order: one model at a time
             return [self._round(P, *e) for P, e in zip(posteriors, inputs)]
         lls = _stacked_e_step(self.X, inputs, posteriors)
@@ -290,7 +290,7 @@ class _LocalEM:
 
 # %% ../nbs/03_inference.ipynb #8f3d68c9
 def _stacked_e_step(X: sp.csr_matrix, inputs: list, posteriors: list) -> list:
-    "E-steps of several models, (log Pr(z | c) as (W, K, L), log prior) each, in one product: log-likelihoods."
+    "E-steps of several models, each (log Pr(z | c) as (W, K, L), log prior), in one product: ℓs."
     K = posteriors[0].shape[1]
     B = np.hstack([c.transpose(0, 2, 1).reshape(-1, K) for c, _ in inputs])  # rows (w, z)
 
@@ -456,7 +456,7 @@ def _channel_skills(
 
 # %% ../nbs/03_inference.ipynb #ba1786fa
 def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple:
-    "Each model's mean held-out log-likelihood per answer, and the standard error of its paired gap to the best."
+    "Each model's mean held-out log-likelihood per answer, and the SE of its gap to the best."
     means = {m: float(v.mean()) for m, v in heldout.items()}
     best = heldout[max(means, key=means.get)]
     return means, {m: _mean_se(best - v, groups) for m, v in heldout.items()}
@@ -464,7 +464,7 @@ def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple
 
 # %% ../nbs/03_inference.ipynb #0f9bb778
 def _mean_se(d: np.ndarray, groups: Optional[np.ndarray] = None) -> float:
-    "Standard error of d's mean; with `groups` (e.g. each answer's task) clustered: the groups are the units."
+    "Standard error of d's mean; with `groups` (e.g. each answer's task) clustered by group."
     if groups is None:
         return float(d.std(ddof=1) / np.sqrt(len(d)))
     r = np.bincount(groups, weights=d - d.mean())
@@ -472,24 +472,19 @@ def _mean_se(d: np.ndarray, groups: Optional[np.ndarray] = None) -> float:
     return float(np.sqrt(g / (g - 1) * (r**2).sum()) / len(d))
 
 
-# %% ../nbs/03_inference.ipynb #eb49b731
-def simplest_within_one_se(means: dict, se: dict) -> str:
-    "The one-standard-error rule: the simplest model whose held-out score is within one SE of the best."
-    best = max(means.values())
-    return next(m for m in MODELS[-2::-1] if means[m] + se[m] >= best)  # homogeneous first
-
-
 # %% ../nbs/03_inference.ipynb #783dc2ea
 class _EMRun:
-    "One model's EM between E-steps: its M-step, class prior and convergence test (E-steps run elsewhere)."
+    "One model's EM between E-steps: its M-step, class prior and convergence test."
 
-    def __init__(self, fit, S, M: Optional[np.ndarray], model: str, kappa: float, prior: str, start):
+    def __init__(
+        self, fit, S, M: Optional[np.ndarray], model: str, kappa: float, prior: str, start: tuple
+    ):
         N, s, n = start  # the start's statistics (S.em_start)
         W, K = S.n_workers, S.n_classes if M is None else len(M)
         self.fit, self.M, self.model, self.kappa = fit, M, model, kappa
         self.fixed = prior != "fit"
         self.prior = _fixed_prior(S, M, prior) if self.fixed else s / n
-        self.pool = _pooled_confusion(N.sum(0), M)  # the crowd's confusion at the start: shrinkage target
+        self.pool = _pooled_confusion(N.sum(0), M)  # the crowd's confusion: shrinkage target
         self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
         self.history, self.converged = [], False
 
@@ -497,10 +492,11 @@ class _EMRun:
         "The next E-step's log Pr(observed z | truth c) per worker, (W, K, L), and log class prior."
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.prior)
-        return blocked_log(self.E if self.M is None else np.maximum(self.E @ self.M, EPS)), log_prior
+        E = self.E if self.M is None else np.maximum(self.E @ self.M, EPS)
+        return blocked_log(E), log_prior
 
     def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:
-        "Record the E-step's log-likelihood (with prior terms), then the M-step: whether EM converged."
+        "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
         E, h = self.E, self.history
         penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         h.append(ll + penalty + _log_prior_density(E, self.model, self.kappa, self.pool))
@@ -517,7 +513,7 @@ class _EMRun:
 
 # %% ../nbs/03_inference.ipynb #3dd9d27c
 def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
-    "EM of several models from S's start, E-steps and counts shared; each leaves when it converges: posteriors."
+    "EM of several models from S's start, products shared, each until it converges: posteriors."
     posteriors = [S.P.copy() for _ in runs]
     active = list(range(len(runs)))
     for _ in range(n_iter):
@@ -539,7 +535,7 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
     class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
     model_="the model fitted (model='auto': the one chosen)",
     selection_="model='auto': each model → its mean held-out log-likelihood per answer (else None)",
-    selection_se_="model='auto': each model → the standard error of its per-answer difference from the best",
+    selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
     heldout_="model='auto': each model → the held-out log-likelihood of every answer",
     shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
     **ITERATION_DOCS,
@@ -649,7 +645,7 @@ class DawidSkene(Aggregator):
         return run.results()
 
     def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
-        "Each candidate's log-likelihood of every answer, fitted on the other folds (one shared EM per fold)."
+        "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
         fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
         scores = {m: np.empty(A.n_answers) for m in MODELS[:-1]}
         for f in range(self.folds):
@@ -671,7 +667,7 @@ class DawidSkene(Aggregator):
         if model == "auto":
             self.heldout_ = self._heldout(A, M, kappa)
             self.selection_, self.selection_se_ = heldout_summary(self.heldout_)
-            model = simplest_within_one_se(self.selection_, self.selection_se_)
+            model = max(self.selection_, key=self.selection_.get)
         self._fit_on(
             _LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M)
         )
