@@ -18,16 +18,17 @@ from .data import (Answers, RngLike, as_generator, check_choice, check_count,
                             check_nonnegative, check_positive, check_positive_or_inf, check_real,
                             documented)
 from .distributed import DaskAnswers, is_dask_frame
-from .kernels import (EPS, argmax_labels, best_classes, blocked_log, class_counts,
-                               concave_skills, crh_loss, crh_weights, e_step, has_answers,
-                               huber_rho, huber_step, largest_change, moderated_scale,
-                               normalise_confusion, observed_counts, onehot, posterior_sums,
-                               robust_scale, softmax_rows, sort_by_task, sorted_weighted_median,
-                               task_mad, task_mean, task_median, task_std, vote_shares)
+from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
+                               class_counts, concave_skills, crh_loss, crh_weights, e_step,
+                               has_answers, huber_rho, huber_step, in_blocks, largest_change,
+                               moderated_scale, normalise_confusion, observed_counts, onehot,
+                               posterior_sums, robust_scale, row_view, softmax_rows, sort_by_task,
+                               sorted_weighted_median, task_blocks, task_mad, task_mean,
+                               task_median, task_std, vote_shares)
 
 # %% auto #0
 __all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS',
-           'Aggregator', 'channel_is_informative', 'MajorityVote', 'DawidSkene', 'OneCoinDawidSkene',
+           'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene',
            'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
            'ConfidenceWeightedMean', 'CRH', 'GTM']
 
@@ -268,6 +269,21 @@ class _LocalEM:
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
+    def em_rounds(self, inputs: list, posteriors: list) -> list:
+        "E-steps of several models (posteriors in place), products shared: their statistics."
+        if not sp.issparse(self.X):  # the compiled path's answer order: one model at a time
+            return [self._round(P, *e) for P, e in zip(posteriors, inputs)]
+        lls = _stacked_e_step(self.X, inputs, posteriors)
+        counts = _stacked_counts(self.X, posteriors, self.n_workers)
+        return [
+            (N, *posterior_sums(P, self.unanswered), ll)
+            for N, P, ll in zip(counts, posteriors, lls)
+        ]
+
+    def _round(self, P: np.ndarray, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
+        P, ll = e_step(self.X, log_conf, log_prior, out=P)
+        return observed_counts(self.X, P, self.n_workers), *posterior_sums(P, self.unanswered), ll
+
     def value_shares(self) -> np.ndarray:
         "Share of each observed symbol among the answers."
         return np.bincount(self.A.value, minlength=self.n_classes) / self.A.n_answers
@@ -276,6 +292,39 @@ class _LocalEM:
         "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."
         self.P[self.unanswered] = np.nan
         return argmax_labels(np.nan_to_num(self.P), ~np.isnan(self.P[:, 0])), self.P
+
+# %% ../nbs/03_inference.ipynb #8f3d68c9
+def _stacked_e_step(X: sp.csr_matrix, inputs: list, posteriors: list) -> list:
+    "E-steps of several models, each (log Pr(z | c) as (W, K, L), log prior), in one product: ℓs."
+    K = posteriors[0].shape[1]
+    B = np.hstack([c.transpose(0, 2, 1).reshape(-1, K) for c, _ in inputs])  # rows (w, z)
+
+    def block(s: slice) -> list:
+        R = row_view(X, s) @ B
+        return [
+            float(softmax_rows(np.add(R[:, i * K : (i + 1) * K], log_prior, out=P[s]))[1].sum())
+            for i, ((_, log_prior), P) in enumerate(zip(inputs, posteriors))
+        ]
+
+    return [sum(lls) for lls in zip(*in_blocks(block, task_blocks(X, E_BLOCK)))]
+
+
+# %% ../nbs/03_inference.ipynb #c60a9268
+def _stacked_counts(X: sp.csr_matrix, posteriors: list, n_workers: int) -> list:
+    "Expected counts (W, c, z) of several models' posteriors, in one product per task block."
+    K = posteriors[0].shape[1]
+    parts = in_blocks(
+        lambda s: row_view(X, s, transpose=True) @ np.hstack([P[s] for P in posteriors]),
+        task_blocks(X),
+    )
+    N = parts[0]
+    for part in parts[1:]:
+        N += part
+    return [
+        np.ascontiguousarray(N[:, i * K : (i + 1) * K]).reshape(n_workers, -1, K).transpose(0, 2, 1)
+        for i in range(len(posteriors))
+    ]
+
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
@@ -410,6 +459,76 @@ def _channel_skills(
     s = s if per_class else np.broadcast_to(s[:, 0], (W,)).copy()
     return _one_coin_confusion(s, K), s
 
+# %% ../nbs/03_inference.ipynb #ba1786fa
+def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple:
+    "Each model's mean held-out log-likelihood per answer, and the SE of its gap to the best."
+    means = {m: float(v.mean()) for m, v in heldout.items()}
+    best = heldout[max(means, key=means.get)]
+    return means, {m: _mean_se(best - v, groups) for m, v in heldout.items()}
+
+
+# %% ../nbs/03_inference.ipynb #0f9bb778
+def _mean_se(d: np.ndarray, groups: Optional[np.ndarray] = None) -> float:
+    "Standard error of d's mean; with `groups` (e.g. each answer's task) clustered by group."
+    if groups is None:
+        return float(d.std(ddof=1) / np.sqrt(len(d)))
+    r = np.bincount(groups, weights=d - d.mean())
+    g = np.count_nonzero(np.bincount(groups))
+    return float(np.sqrt(g / (g - 1) * (r**2).sum()) / len(d))
+
+
+# %% ../nbs/03_inference.ipynb #783dc2ea
+class _EMRun:
+    "One model's EM between E-steps: its M-step, class prior and convergence test."
+
+    def __init__(
+        self, fit, S, M: Optional[np.ndarray], model: str, kappa: float, prior: str, start: tuple
+    ):
+        N, s, n = start  # the start's statistics (S.em_start)
+        W, K = S.n_workers, S.n_classes if M is None else len(M)
+        self.fit, self.M, self.model, self.kappa = fit, M, model, kappa
+        self.fixed = prior != "fit"
+        self.prior = _fixed_prior(S, M, prior) if self.fixed else s / n
+        self.pool = _pooled_confusion(N.sum(0), M)  # the crowd's confusion: shrinkage target
+        self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
+        self.history, self.converged = [], False
+
+    def e_inputs(self) -> tuple:
+        "The next E-step's log Pr(observed z | truth c) per worker, (W, K, L), and log class prior."
+        with np.errstate(divide="ignore"):
+            log_prior = np.log(self.prior)
+        E = self.E if self.M is None else np.maximum(self.E @ self.M, EPS)
+        return blocked_log(E), log_prior
+
+    def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:
+        "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
+        E, h = self.E, self.history
+        penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
+        h.append(ll + penalty + _log_prior_density(E, self.model, self.kappa, self.pool))
+        if not self.fixed:
+            self.prior = s / n
+        self.E, self.skills = self.fit._m_step(N, E, self.M, self.model, self.kappa, self.pool)
+        self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
+        return self.converged
+
+    def results(self) -> tuple:
+        "(prior, confusions, skills, history, converged)."
+        return self.prior, self.E, self.skills, np.array(self.history), self.converged
+
+
+# %% ../nbs/03_inference.ipynb #3dd9d27c
+def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
+    "EM of several models from S's start, products shared, each until it converges: posteriors."
+    posteriors = [S.P.copy() for _ in runs]
+    active = list(range(len(runs)))
+    for _ in range(n_iter):
+        stats = S.em_rounds([runs[i].e_inputs() for i in active], [posteriors[i] for i in active])
+        active = [i for i, st in zip(active, stats) if not runs[i].m_step(*st)]
+        if not active:
+            break
+    return posteriors
+
+
 # %% ../nbs/03_inference.ipynb #c7a1e013
 @documented(
     labels_="each task's most probable class index (-1: no answers)",
@@ -420,7 +539,9 @@ def _channel_skills(
     prior_="the class prior (fitted, or as class_prior fixes it)",
     class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
     model_="the model fitted (model='auto': the one chosen)",
-    selection_="model='auto': each model → its held-out log-likelihood (None otherwise)",
+    selection_="model='auto': each model → its mean held-out log-likelihood per answer (else None)",
+    selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
+    heldout_="model='auto': each model → the held-out log-likelihood of every answer",
     shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
     **ITERATION_DOCS,
     log_likelihood_="the log-likelihood (with its prior terms) at each iteration",
@@ -522,54 +643,35 @@ class DawidSkene(Aggregator):
         self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
     ) -> tuple:
         "EM for one model on the statistics `S` (in memory or on Dask): (prior, confusions, skills, history)."
-        W, K = S.n_workers, S.n_classes if M is None else len(M)
-        N, s, n = S.em_start(_log_channel(M), init)
-        fixed = class_prior != "fit"
-        prior = _fixed_prior(S, M, class_prior) if fixed else s / n
-        pool = _pooled_confusion(
-            N.sum(0), M
-        )  # the crowd's confusion at the start: the shrinkage target
-        E, skills = self._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, pool)
-        history, converged = [], False
-        for it in range(self.n_iter):
-            with np.errstate(divide="ignore"):
-                log_prior = np.log(prior)
-            N, s, n, ll = S.em_round(
-                blocked_log(E if M is None else np.maximum(E @ M, EPS)), log_prior
-            )
-            penalty = self._log_penalty(E) if model == "full" else 0.0
-            history.append(ll + penalty + _log_prior_density(E, model, kappa, pool))
-            if not fixed:
-                prior = s / n
-            E, skills = self._m_step(N, E, M, model, kappa, pool)
-            converged = it > 0 and abs(history[-1] - history[-2]) < self.tol * abs(history[-2])
-            if converged:
+        run = _EMRun(self, S, M, model, kappa, class_prior, S.em_start(_log_channel(M), init))
+        for _ in range(self.n_iter):
+            if run.m_step(*S.em_round(*run.e_inputs())):
                 break
-        return prior, E, skills, np.array(history), converged
+        return run.results()
 
-    def _heldout(
-        self, A: Answers, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str
-    ) -> float:
-        "Log-likelihood of each answer under the model fitted to the other folds (answers split at random, seed 0)."
-        fold, total = np.random.default_rng(0).permutation(A.n_answers) % self.folds, 0.0
+    def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
+        "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
+        fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
+        scores = {m: np.empty(A.n_answers) for m in MODELS[:-1]}
         for f in range(self.folds):
             train, test = A.select(fold != f), A.select(fold == f)
             S = _LocalEM(train)
-            prior, E = self._run(S, M, model, kappa, class_prior, self._init_array(train, M))[:2]
-            P = np.where(np.isnan(S.em_results()[1]), prior, S.P)
-            O = E if M is None else E @ M
-            like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
-            total += float(np.log(np.maximum(like, EPS)).sum())
-        return total
+            start = S.em_start(_log_channel(M), self._init_array(train, M))
+            runs = [_EMRun(self, S, M, m, kappa, self._class_prior(m, M), start) for m in scores]
+            for m, run, P in zip(scores, runs, _shared_em(S, runs, self.n_iter)):
+                P[S.unanswered] = run.prior
+                O = run.E if M is None else run.E @ M
+                like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
+                scores[m][fold == f] = np.log(np.maximum(like, EPS))
+        return scores
 
     def _fit(self, A: Answers):
         M = _check_channel(self.channel, A.n_classes)
         model, kappa, _ = self._settings(M)
-        self.selection_ = None
+        self.selection_ = self.selection_se_ = self.heldout_ = None
         if model == "auto":
-            self.selection_ = {
-                m: self._heldout(A, M, m, kappa, self._class_prior(m, M)) for m in MODELS[:-1]
-            }
+            self.heldout_ = self._heldout(A, M, kappa)
+            self.selection_, self.selection_se_ = heldout_summary(self.heldout_)
             model = max(self.selection_, key=self.selection_.get)
         self._fit_on(
             _LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M)
@@ -588,7 +690,7 @@ class DawidSkene(Aggregator):
                 "model='auto' needs answers in memory (it refits on held-out folds); "
                 "name the model on Dask: 'full', 'class-one-coin', 'one-coin' or 'homogeneous'"
             )
-        self.selection_ = None
+        self.selection_ = self.selection_se_ = self.heldout_ = None
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
 
     def _fit_on(

@@ -347,7 +347,7 @@ def concave_skills(
             -(n * r * r) @ C - pseudo * (target / s**2 + (1 - target) / (1 - s) ** 2),
         )
 
-    s = np.clip(np.asarray(s0, dtype=float).reshape(len(n), -1), 0.01, 0.99)
+    s = np.clip(np.asarray(s0, dtype=float).reshape(len(n), -1), 1e-6, 1 - 1e-6)  # warm
     lo, hi = np.full_like(s, EPS), np.full_like(s, 1 - EPS)
     at_hi, at_lo = slope_curve(hi)[0] >= 0, slope_curve(lo)[0] <= 0  # the maximum on the boundary
     for _ in range(iters):
