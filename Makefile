@@ -18,10 +18,11 @@ $(STAMP): setup.py settings.ini
 run: $(STAMP)
 	$(BIN)/ldp-truth report --out report
 
-## test: every notebook's tests (slow cells skipped; `make test FLAGS=slow` runs those too), the README's code blocks
-## in order in a fresh interpreter, then the docs site in headless Chromium with the network off (skipped, with a
-## message, where Chromium is not installed)
+## test: no library line over 100 characters, every notebook's tests (slow cells skipped; `make test FLAGS=slow`
+## runs those too), the README's code blocks in order in a fresh interpreter, then the docs site in headless
+## Chromium with the network off (skipped, with a message, where Chromium is not installed)
 test: $(STAMP)
+	$(BIN)/python tools/test_style.py
 	cd nbs && ../$(BIN)/nbdev_test --n_workers 2 --timing $(if $(FLAGS),--flags "$(FLAGS)")
 	$(BIN)/python tools/test_readme.py
 	$(BIN)/python tools/test_site.py

@@ -1,1 +1,1 @@
-"""Modules specific to one paper each (see DESIGN.md): the paper notebooks nbs/1x_*.ipynb export here."""
+"""Modules specific to one paper each (see DESIGN.md), exported by the notebooks nbs/1x_*.ipynb."""
