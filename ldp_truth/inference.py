@@ -12,7 +12,6 @@ import itertools
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.optimize import linear_sum_assignment
 
 from .data import (Answers, RngLike, as_generator, check_choice, check_count,
                             check_nonnegative, check_positive, check_positive_or_inf, check_real,
@@ -241,7 +240,7 @@ class MajorityVote(Aggregator):
 
 # %% ../nbs/03_inference.ipynb #68bb5f29
 class _LocalEM:
-    "Dawid–Skene's sufficient statistics of answers in memory: one-hot matrix, posteriors (one buffer, reused)."
+    "Dawid–Skene's statistics of answers in memory: one-hot matrix, posteriors (one reused buffer)."
 
     def __init__(self, A: Answers):
         self.A, self.n_workers, self.n_classes = A, A.n_workers, A.n_classes
@@ -249,10 +248,13 @@ class _LocalEM:
     def em_start(
         self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
     ) -> tuple:
-        "Start from `init` or majority-vote shares (through the channel): (counts N, posterior sums, n answered)."
+        "Start from `init` or majority-vote shares (via a channel): N, posterior sums, n answered."
         A = self.A
         votes = class_counts(A.task, A.value, A.n_tasks, A.n_classes)
-        self.P = np.nan_to_num(vote_shares(votes, log_channel)) if init is None else init
+        if init is None:
+            init = vote_shares(votes, log_channel)
+            init[np.isnan(init[:, 0])] = 0.0  # NaN rows: no answers (nan_to_num: 4 passes over P)
+        self.P = init
         del votes  # before X exists: the start's scratch is freed first
         self.X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         self.unanswered = np.flatnonzero(~has_answers(A.task, A.n_tasks))
@@ -265,7 +267,7 @@ class _LocalEM:
         )
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-        "E-step (posteriors written in place) and its statistics: (N, posterior sums, n answered, log-likelihood)."
+        "E-step (posteriors in place), then (N, posterior sums, n answered, log-likelihood)."
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
@@ -291,7 +293,7 @@ class _LocalEM:
     def em_results(self) -> tuple:
         "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."
         self.P[self.unanswered] = np.nan
-        return argmax_labels(np.nan_to_num(self.P), ~np.isnan(self.P[:, 0])), self.P
+        return argmax_labels(self.P, ~np.isnan(self.P[:, 0])), self.P  # NaN rows: labels -1
 
 # %% ../nbs/03_inference.ipynb #8f3d68c9
 def _stacked_e_step(X: sp.csr_matrix, inputs: list, posteriors: list) -> list:
@@ -333,7 +335,7 @@ INITS = ("mv", "spectral")
 
 
 def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
-    "A fixed class prior: uniform, or each class's share of the answers `S` holds, unmixed from the channel."
+    "A fixed class prior: uniform, or each class's share of `S`'s answers unmixed from the channel."
     K = S.n_classes if M is None else len(M)
     if how == "uniform":
         return np.full(K, 1 / K)
@@ -344,12 +346,12 @@ def _fixed_prior(S, M: Optional[np.ndarray], how: str) -> np.ndarray:
 
 # %% ../nbs/03_inference.ipynb #00b947c6
 def _true_counts(N: np.ndarray, E: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
-    "Expected counts (W, c, x) of the workers' own answers x: one EM step through M over the hidden answer (or N)."
+    "Expected counts (W, c, x) of the workers' own answers x: one EM step through M (without M: N)."
     return N if M is None else E * ((N / np.maximum(E @ M, EPS)) @ M.T)
 
 # %% ../nbs/03_inference.ipynb #792dae13
 def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200) -> np.ndarray:
-    "The pooled workers' one confusion (K×K counts) best explaining their observed counts N (K×L) through M (EM)."
+    "The pooled confusion (K×K counts) best explaining the workers' counts N (K×L) through M (EM)."
     if M is None:
         return N
     E = np.full((len(M), len(M)), 1 / len(M))
@@ -360,7 +362,7 @@ def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200)
 
 # %% ../nbs/03_inference.ipynb #8f62f2f8
 def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
-    "K×K confusions of one-coin workers: skill s[w] (or s[w, c]) on the diagonal, the rest spread evenly; clipped."
+    "One-coin K×K confusions: skill s[w] (or s[w, c]) on the diagonal, the rest even; clipped."
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
     return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
 
@@ -368,7 +370,7 @@ def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
 def _fit_confusion(
     Nt: np.ndarray, model: str, smoothing: float, kappa: float, pool: np.ndarray
 ) -> tuple:
-    "M-step of `model` on the counts Nt (W, c, x), `kappa` pseudo-answers per worker shaped as `pool`: (E, skills)."
+    "M-step of `model` on counts Nt (W, c, x) + `kappa` pseudo-answers shaped as `pool`."
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
@@ -381,7 +383,7 @@ def _fit_confusion(
 
 # %% ../nbs/03_inference.ipynb #90b860c3
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
-    "Right answers, answers, pseudo-answers and their skill, per worker (one-coin) or per (worker, true class)."
+    "Right answers, answers, pseudo-answers, their skill: per worker (or worker and class)."
     prior = _skill_prior(model, kappa, pool)
     if model == "one-coin":
         return (np.einsum("wkk->w", Nt), Nt.sum((1, 2)), *prior)
@@ -389,7 +391,7 @@ def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) ->
 
 # %% ../nbs/03_inference.ipynb #24d1e1b4
 def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> float:
-    "Log of the Dirichlet (full) or Beta (one-coin) prior the `kappa` pseudo-answers stand for, up to a constant."
+    "Log of the Dirichlet (full) or Beta (one-coin) prior of `kappa` pseudo-answers, + a constant."
     if not kappa or model == "homogeneous":
         return 0.0
     if model == "full":
@@ -401,7 +403,7 @@ def _log_prior_density(E: np.ndarray, model: str, kappa: float, pool: np.ndarray
 
 # %% ../nbs/03_inference.ipynb #9aa985e0
 def _worker_skills(E: np.ndarray, skills: Optional[np.ndarray], prior: np.ndarray) -> np.ndarray:
-    "One skill per worker: the one-coin s, else the chance of a right answer, Σ_c prior_c × Pr(answer c | truth c)."
+    "One skill per worker: the one-coin s, else Σ_c prior_c Pr(answer c | truth c)."
     if skills is None:
         return np.einsum("wkk,k->w", E, prior)
     return skills if skills.ndim == 1 else skills @ prior
@@ -413,13 +415,13 @@ CHANNEL_DEFAULTS = dict(
 
 # %% ../nbs/03_inference.ipynb #24eb6b97
 def _skill_terms(M: np.ndarray) -> tuple:
-    "Pr(observed z | true c) = a[c, z] + s·b[c, z] for a one-coin worker of own skill s behind M (K×L)."
+    "Pr(observed z | true c) = a[c, z] + s·b[c, z] for a one-coin worker of skill s behind M (K×L)."
     a = (M.sum(0, keepdims=True) - M) / (len(M) - 1)
     return a, M - a
 
 # %% ../nbs/03_inference.ipynb #d891c925
 def _skill_groups(M: np.ndarray, per_class: bool) -> tuple:
-    "Cells of M with equal (a, b) (per true class if `per_class`): cell→group indicator, a, b, group→class."
+    "Cells of M with equal (a, b) (per class if `per_class`): cell→group, a, b, group→class."
     a, b = _skill_terms(M)
     K, L = M.shape
     keys = np.stack(
@@ -433,7 +435,7 @@ def _skill_groups(M: np.ndarray, per_class: bool) -> tuple:
 
 # %% ../nbs/03_inference.ipynb #60938446
 def _skill_prior(model: str, kappa: float, pool: np.ndarray) -> tuple:
-    "Pseudo-answers per worker and their skill (per true class for class-one-coin) that shrinkage adds."
+    "Pseudo-answers per worker and their skill (per class for class-one-coin) that shrinkage adds."
     if not kappa or model == "homogeneous":
         return 0.0, 0.0
     if model == "one-coin":
@@ -445,7 +447,7 @@ def _skill_prior(model: str, kappa: float, pool: np.ndarray) -> tuple:
 def _channel_skills(
     N: np.ndarray, E: np.ndarray, M: np.ndarray, model: str, kappa: float, pool: np.ndarray
 ) -> tuple:
-    "The one-coin family's exact M-step through M: skills maximising the expected log-likelihood + log prior."
+    "Exact one-coin M-step through M: skills maximising expected log-likelihood + log prior."
     W, K = E.shape[:2]
     per_class = model == "class-one-coin"
     if model == "homogeneous":
@@ -535,9 +537,9 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
     proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
     skills_="each worker's chance of a right answer under the fitted class prior (NaN: no answers)",
     confusion_="workers × true class × answer, each worker's fitted confusion matrix",
-    observed_confusion_="confusion_ @ channel, the perturbed answers' confusion (no channel: confusion_)",
+    observed_confusion_="confusion_ @ channel: the perturbed answers' confusion (else confusion_)",
     prior_="the class prior (fitted, or as class_prior fixes it)",
-    class_skills_="model='class-one-coin': workers × classes, the chance of a right answer per true class",
+    class_skills_="model='class-one-coin': workers × classes, a right answer's chance per class",
     model_="the model fitted (model='auto': the one chosen)",
     selection_="model='auto': each model → its mean held-out log-likelihood per answer (else None)",
     selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
@@ -547,18 +549,18 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
     log_likelihood_="the log-likelihood (with its prior terms) at each iteration",
 )
 class DawidSkene(Aggregator):
-    "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_` each worker's chance of a right answer."
+    "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_`: chance of a right answer."
 
     def __init__(
         self,
         n_iter: int = 100,  # most EM iterations
         tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
-        init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares), 'spectral' or task posteriors
-        smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's M-step)
+        init: Union[str, np.ndarray] = "mv",  # 'mv' (vote shares), 'spectral' or task posteriors
+        smoothing: float = 0.0,  # pseudo-count added to every confusion cell (0: crowd-kit's)
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
-        model: Optional[str] = None,  # one of MODELS; None: 'full' (with a channel CHANNEL_DEFAULTS')
-        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
-        class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+        model: Optional[str] = None,  # one of MODELS; None: 'full' (channel: CHANNEL_DEFAULTS')
+        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (or CHANNEL_DEFAULTS')
+        class_prior: Optional[str] = None,  # in CLASS_PRIORS; None: 'fit' (or CHANNEL_DEFAULTS')
         folds: Optional[int] = None,  # cross-validation folds of model='auto' (None: 3)
     ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
@@ -573,7 +575,8 @@ class DawidSkene(Aggregator):
             init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init in INITS):
             raise ValueError(
-                f"init must be one of {INITS} or an array of task posteriors (n_tasks × n_classes), "
+                f"init must be one of {INITS} or an array of task posteriors "
+                "(n_tasks × n_classes), "
                 f"got {init!r}"
             )
         if model is not None and model not in MODELS:
@@ -588,7 +591,7 @@ class DawidSkene(Aggregator):
         self.class_prior = class_prior
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
-        "Model, pseudo-answers per worker (scaled by the channel's contrast), class prior: arguments or defaults."
+        "Model, pseudo-answers per worker (÷ channel contrast²), class prior: given or default."
         model = self.model or ("full" if M is None else CHANNEL_DEFAULTS["model"])
         shrink = (
             self.shrink
@@ -599,13 +602,13 @@ class DawidSkene(Aggregator):
         return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
 
     def _class_prior(self, model: str, M: Optional[np.ndarray]) -> str:
-        "The class prior of `model`: the argument, else uniform for the homogeneous model, else the default."
+        "The class prior of `model`: the argument, else uniform (homogeneous), else the default."
         if self.class_prior:
             return self.class_prior
         return "uniform" if model == "homogeneous" else self._settings(M)[2]
 
     def _init_array(self, A: Answers, M: Optional[np.ndarray]) -> Optional[np.ndarray]:
-        "`init` as a checked copy (EM writes into it), the spectral start, or None for the majority-vote start."
+        "`init` checked and copied (EM writes into it), the spectral start, or None (vote start)."
         n_tasks, K = A.n_tasks, A.n_classes if M is None else len(M)
         if isinstance(self.init, str):
             return _spectral_start(A, M) if self.init == "spectral" else None
@@ -617,7 +620,8 @@ class DawidSkene(Aggregator):
             or not np.allclose(P.sum(1), 1)
         ):
             raise ValueError(
-                f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array of rows on the simplex"
+                f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array "
+                "of rows on the simplex"
             )
         return P
 
@@ -630,7 +634,7 @@ class DawidSkene(Aggregator):
         kappa: float,
         pool: np.ndarray,
     ) -> tuple:
-        "New confusions (W, c, x) and skills from the counts N; through a channel exact for the one-coin family."
+        "New confusions (W, c, x) and skills from counts N (through a channel: exact for one-coin)."
         if M is not None and model != "full":
             return _channel_skills(N, E, M, model, kappa, pool)
         return _fit_confusion(_true_counts(N, E, M), model, self.smoothing, kappa, pool)
@@ -642,7 +646,7 @@ class DawidSkene(Aggregator):
     def _run(
         self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
     ) -> tuple:
-        "EM for one model on the statistics `S` (in memory or on Dask): (prior, confusions, skills, history)."
+        "EM for one model on statistics `S` (memory or Dask): prior, confusions, skills, history."
         run = _EMRun(self, S, M, model, kappa, class_prior, S.em_start(_log_channel(M), init))
         for _ in range(self.n_iter):
             if run.m_step(*S.em_round(*run.e_inputs())):
@@ -714,7 +718,7 @@ class DawidSkene(Aggregator):
 # %% ../nbs/03_inference.ipynb #cc7d82e9
 @documented(skills_="each worker's one-coin skill s: the chance of a right answer")
 class OneCoinDawidSkene(DawidSkene):
-    "Dawid–Skene with one skill per worker (`skills_`): right with probability s, else uniform over the other classes."
+    "Dawid–Skene with one skill s per worker (`skills_`): right with probability s, else uniform."
 
     def __init__(
         self,
@@ -722,8 +726,8 @@ class OneCoinDawidSkene(DawidSkene):
         tol: float = 1e-6,  # stop when the log-likelihood rises by less than `tol` × its size
         init: Union[str, np.ndarray] = "mv",  # 'mv' (majority-vote shares) or task posteriors
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
-        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (channel: CHANNEL_DEFAULTS')
-        class_prior: Optional[str] = None,  # one of CLASS_PRIORS; None: 'fit' (channel: CHANNEL_DEFAULTS')
+        shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (or CHANNEL_DEFAULTS')
+        class_prior: Optional[str] = None,  # in CLASS_PRIORS; None: 'fit' (or CHANNEL_DEFAULTS')
     ):
         super().__init__(
             n_iter,
@@ -737,7 +741,7 @@ class OneCoinDawidSkene(DawidSkene):
 
 # %% ../nbs/03_inference.ipynb #90ea7d20
 def _group_sums(A: Answers, groups: np.ndarray) -> list:
-    "Per group g of workers, the tasks × L sums of its workers' one-hot answers (Zhang et al.'s Z_g)."
+    "Per group g of workers, the tasks × L sums of its workers' one-hot answers (Zhang's Z_g)."
     L = A.n_classes
     sums = (
         np.bincount(A.task[m] * L + A.value[m], minlength=A.n_tasks * L)
@@ -780,7 +784,7 @@ def _symmetrise(T: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/03_inference.ipynb #0226182c
 def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng) -> tuple:
-    "Stage 1 of Zhang et al.'s Alg. 1 for view c: expected sums per class (K×L, unordered), class weights."
+    "Zhang et al.'s Alg. 1, stage 1, view c: expected sums per class (K×L, unordered), weights."
     n = len(Za)
     Za2 = (
         Za @ ((Zc.T @ Zb / n) @ _rank_pinv(Za.T @ Zb / n, K)).T
@@ -795,7 +799,9 @@ def _view_confusion(Za: np.ndarray, Zb: np.ndarray, Zc: np.ndarray, K: int, rng)
 
 # %% ../nbs/03_inference.ipynb #251d3694
 def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
-    "Zhang et al. (2014) Alg. 1: observed confusions (W, K, L), class prior, from three worker groups."
+    "Zhang et al. 2014, Alg. 1: observed confusions (W, K, L), class prior, from 3 worker groups."
+    from scipy.optimize import linear_sum_assignment  # here: its import takes 0.1–0.6 s
+
     rng, L = np.random.default_rng(0), A.n_classes
     K = L if M is None else len(M)
     groups = np.arange(A.n_workers) % 3
@@ -818,7 +824,7 @@ def _spectral_confusions(A: Answers, M: Optional[np.ndarray]) -> tuple:
 def _worker_confusions(
     A: Answers, Z: list, C: np.ndarray, w: np.ndarray, groups: np.ndarray
 ) -> np.ndarray:
-    "Stage 2: each worker's observed confusion from its answers against the sums of the two other groups."
+    "Stage 2: each worker's observed confusion from its answers against the other two groups' sums."
     L, K = A.n_classes, C.shape[1]
     other = sum(Z)[A.task] - np.stack(Z)[groups[A.worker], A.task]  # answers × L
     keys = A.worker.astype(np.int64) * L + A.value
@@ -835,7 +841,7 @@ def _worker_confusions(
 
 # %% ../nbs/03_inference.ipynb #2cca98ee
 def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
-    "Task posteriors from one E-step through the spectral confusions: EM's start (uniform if unanswered)."
+    "Task posteriors of one E-step through the spectral confusions (uniform if unanswered)."
     O, w = _spectral_confusions(A, M)
     X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
     P, _ = e_step(X, np.log(O), np.log(w))
@@ -846,13 +852,13 @@ def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
 
 # %% ../nbs/03_inference.ipynb #d04c69fa
 def _flip_nodes(a: float, b: float, n: int) -> tuple:
-    "Gauss–Legendre nodes on [a, b] and their weights (summing to 1): the draw p ~ U(a, b) on n points."
+    "Gauss–Legendre nodes on [a, b] and weights (summing to 1): the draw p ~ U(a, b) on n points."
     x, w = np.polynomial.legendre.leggauss(n)
     return a + (b - a) * (x + 1) / 2, w / w.sum()
 
 # %% ../nbs/03_inference.ipynb #335ec1d9
 def _flip_channel(p: float, K: int) -> np.ndarray:
-    "K×K flip channel: the answer kept with probability 1 − p, else one of the other K − 1 classes uniformly."
+    "K×K flip channel: the answer kept with probability 1 − p, else another class uniformly."
     return np.where(np.eye(K, dtype=bool), 1 - p, p / (K - 1))
 
 # %% ../nbs/03_inference.ipynb #05fbad1f
@@ -863,12 +869,12 @@ def _node_skills(s: np.ndarray, p: np.ndarray, K: int) -> np.ndarray:
 # %% ../nbs/03_inference.ipynb #3b3f9e6d
 @documented(
     skills_="each worker's own skill s: the chance of a right answer before the mechanism flips it",
-    flip_posterior_="workers × nodes, each worker's posterior over the quadrature nodes of its flip draw",
+    flip_posterior_="workers × nodes, each worker's posterior over the nodes of its flip draw",
     flip_nodes_="the quadrature nodes of the flip probability p ~ U(a, b)",
     prior_="the fitted class prior",
 )
 class TwoLayerDawidSkene(DawidSkene):
-    "One-coin workers behind Li et al.'s two-layer mechanism: each worker's flip p ~ U(a, b) integrated out."
+    "One-coin workers behind Li et al.'s two-layer mechanism: each flip p ~ U(a, b) integrated out."
 
     def __init__(
         self,
@@ -896,7 +902,7 @@ class TwoLayerDawidSkene(DawidSkene):
         pseudo: float,
         target: float,
     ) -> tuple:
-        "Coordinate ascent for the workers given the tasks: posterior over the nodes, then skills (3 rounds)."
+        "Coordinate ascent for the workers given tasks: node posteriors, then skills (3 rounds)."
         ga, gb = (
             np.r_[p / (K - 1), 1 - p / (K - 1)],
             np.r_[1 - p - p / (K - 1), -(1 - p - p / (K - 1))],

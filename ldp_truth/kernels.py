@@ -129,6 +129,9 @@ def _unsigned(x: np.ndarray) -> np.ndarray:
 # %% ../nbs/03a_kernels.ipynb #c9d02bf8
 def has_answers(task: np.ndarray, n_tasks: int) -> np.ndarray:
     "Boolean mask over tasks: True where the task has at least one answer."
+    if kernel_path(len(task), one_pass=True) == "numba":  # no int64 copy of `task` (bincount's)
+        ptr = _run(_starts, _unsigned(task), n_tasks)
+        return ptr[1:] > ptr[:-1]
     return np.bincount(task, minlength=n_tasks) > 0
 
 # %% ../nbs/03a_kernels.ipynb #424aee27
@@ -366,8 +369,9 @@ def concave_skills(
 
 # %% ../nbs/03a_kernels.ipynb #c9341d85
 def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
-    "Σ of the posteriors over tasks with answers (`unanswered`: the others' indices), their count."
-    return P.sum(0) - P[unanswered].sum(0), len(P) - len(unanswered)
+    "Σ of the posteriors over the answered tasks (`unanswered`: the others), and their count."
+    total = np.einsum("tk->k", P)  # 3× faster than P.sum(0) on a narrow array
+    return total - P[unanswered].sum(0), len(P) - len(unanswered)
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
 def task_mean(
