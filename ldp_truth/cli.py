@@ -533,7 +533,7 @@ def infer_parquet(
         )
     import dask.dataframe as dd
 
-    with _dask_client(scheduler) as client:
+    with _dask_client(scheduler):
         agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
         classes = getattr(agg, "classes_", None)
         if classes is None:  # continuous answers (CRH): the truths are numbers

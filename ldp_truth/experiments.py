@@ -20,8 +20,7 @@ import pandas as pd
 from . import registry
 from .data import (Answers, Dataset, RngLike, as_generator, check_choice, check_count,
                             check_real, list_datasets, load_dataset)
-from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene,
-                                 MajorityVote, Mean, Median, OneCoinDawidSkene, WeightedVote)
+from .inference import Aggregator
 from .mechanisms import Mechanism, NoPrivacy
 from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic

@@ -17,7 +17,7 @@ from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene
                                  channel_is_informative)
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
-                                  TwoLayer, p_flip_from_epsilon)
+                                  TwoLayer)
 
 # %% auto #0
 __all__ = ['AGGREGATORS', 'KINDS', 'RANGE_PARAMETER', 'MECHANISMS', 'AggregatorEntry', 'aggregator', 'answer_range',

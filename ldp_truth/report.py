@@ -18,8 +18,8 @@ import pandas as pd
 
 from . import __version__, registry
 from .data import Dataset, dataset_summary, find_data_root, list_datasets
-from .experiments import (AGGREGATOR_STYLE, HIGHER_IS_BETTER, TASK_SCORE_COLUMNS,
-                                   aggregator_style, evaluate, load_all, sweep, synthetic_datasets,
+from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, aggregator_style,
+                                   evaluate, load_all, sweep, synthetic_datasets,
                                    task_scores, wide_table)
 from .inference import CHANNEL_DEFAULTS
 from .privacy import budget_report
