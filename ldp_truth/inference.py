@@ -313,20 +313,13 @@ def _stacked_e_step(X: sp.csr_matrix, inputs: list, posteriors: list) -> list:
 
 # %% ../nbs/03_inference.ipynb #c60a9268
 def _stacked_counts(X: sp.csr_matrix, posteriors: list, n_workers: int) -> list:
-    "Expected counts (W, c, z) of several models' posteriors, in one product per task block."
+    "Expected counts (W, c, z) of several models' posteriors: one `observed_counts` of them all."
     K = posteriors[0].shape[1]
-    parts = in_blocks(
-        lambda s: row_view(X, s, transpose=True) @ np.hstack([P[s] for P in posteriors]),
-        task_blocks(X),
-    )
-    N = parts[0]
-    for part in parts[1:]:
-        N += part
+    N = observed_counts(X, np.hstack(posteriors), n_workers).transpose(0, 2, 1)  # (W, z, models·c)
     return [
-        np.ascontiguousarray(N[:, i * K : (i + 1) * K]).reshape(n_workers, -1, K).transpose(0, 2, 1)
+        np.ascontiguousarray(N[:, :, i * K : (i + 1) * K]).transpose(0, 2, 1)
         for i in range(len(posteriors))
     ]
-
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
 MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
