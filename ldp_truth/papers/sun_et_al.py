@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..data import (Answers, Dataset, check_count, check_domain, check_positive, check_real,
-                            check_weights, documented)
+from ..data import (Answers, Dataset, check_choice, check_count, check_domain, check_positive,
+                            check_real, check_weights, documented)
 from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation,
                                   MatrixFactorization, Mechanism, RandomizedResponse, TwoLayer,
                                   p_flip_from_epsilon)
@@ -143,8 +143,7 @@ RR_READINGS = ("density", "pmf", "rounded")
 
 def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
     "Theorem 3's weight of x ∈ Γ: N(x; μ, σ²), as a pmf on Γ, or Pr(round(N) clipped = x)."
-    if reading not in RR_READINGS:
-        raise ValueError(f"reading must be one of {RR_READINGS}, got {reading!r}")
+    check_choice(reading, "reading", RR_READINGS)
     d = check_domain(domain)
     mu, sigma = (
         np.asarray(mu, dtype=np.float64)[..., None],
