@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -1474,3 +1474,173 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     )  # α = −1 lands on x2, one plain EM step further
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
+
+# %% ../nbs/03e_glad_mace.ipynb #105ff272
+from scipy.optimize import minimize
+from scipy.special import digamma
+
+from .data import check_positive
+
+from .kernels import glad_log_like, glad_objective, mace_counts, mace_log_like
+
+# %% ../nbs/03e_glad_mace.ipynb #972cb6f8
+@documented(
+    labels_="each task's most probable class index (-1: no answers)",
+    proba_="tasks × classes, each task's posterior of the last E-step (NaN rows: no answers)",
+    skills_="each worker's ability α (0: a coin toss, < 0: adversarial; no answers: the prior mean)",
+    inverse_difficulties_="each task's β > 0 (larger: easier; no answers: e^log_beta_mean)",
+    objective_="the M-step's objective Q per answer and class after each iteration",
+    **ITERATION_DOCS,
+)
+class GLAD(Aggregator):
+    "Whitehill et al.'s GLAD: worker ability × task inverse difficulty, optionally through a `channel`."
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-5,  # stop when Q per answer and class rises by less than this
+        m_step_max_iter: int = 25,  # most conjugate-gradient steps per M-step
+        m_step_tol: float = 1e-2,  # the conjugate gradient's tolerance on the gradient
+        alpha_mean: float = 1.0,  # mean of the N(·, 1) prior (and the start) of each ability α
+        log_beta_mean: float = 1.0,  # mean of the N(·, 1) prior (and the start) of each log β
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+    ):
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.m_step_max_iter = check_count(m_step_max_iter, "m_step_max_iter")
+        self.m_step_tol = check_positive(m_step_tol, "m_step_tol")
+        self.alpha_mean = check_real(alpha_mean, "alpha_mean")
+        self.log_beta_mean = check_real(log_beta_mean, "log_beta_mean")
+        self.channel = channel
+
+    def _fit(self, A: Answers):
+        M = _check_channel(self.channel, A.n_classes)
+        K = A.n_classes if M is None else len(M)
+        ab = None if M is None else _skill_terms(M)
+        coo = A.worker, A.task, A.value
+        log_prior = np.full(K, -np.log(K))
+        x = np.r_[np.full(A.n_workers, self.alpha_mean), np.full(A.n_tasks, self.log_beta_mean)]
+        prior_mean = x.copy()
+        W, size = A.n_workers, A.n_answers * K
+
+        def e_step(x):
+            L = glad_log_like(*coo, x[:W], np.exp(x[W:]), A.n_tasks, K, ab) + log_prior
+            return softmax_rows(L)[0]
+
+        def objective(x, P):
+            "−Q and its gradient in (α, log β)."
+            q, d_alpha, d_beta = glad_objective(*coo, x[:W], np.exp(x[W:]), P, ab)
+            d = x - prior_mean
+            q -= 0.5 * (d @ d) + 0.5 * len(x) * np.log(2 * np.pi)
+            return -q, -(np.r_[d_alpha, d_beta] - d)
+
+        Q, history, self.converged_ = -objective(x, e_step(x))[0], [], False
+        for _ in range(self.n_iter):
+            P = e_step(x)
+            x = minimize(
+                objective, x, args=(P,), method="CG", jac=True, tol=self.m_step_tol,
+                options={"maxiter": self.m_step_max_iter},
+            ).x
+            last, Q = Q, -objective(x, P)[0] / size
+            history.append(Q)
+            if Q - last < self.tol:
+                self.converged_ = True
+                break
+        answered = has_answers(A.task, A.n_tasks)
+        P[~answered] = np.nan
+        self.labels_, self.proba_ = argmax_labels(P, answered), P
+        self.skills_, self.inverse_difficulties_ = x[:W], np.exp(x[W:])
+        self.objective_, self.n_iter_ = np.array(history), len(history)
+
+# %% ../nbs/03e_glad_mace.ipynb #dad5eaa1
+MACE_METHODS = ("vb", "em")
+
+
+def _restart_seeds(rng: RngLike, n: int) -> list:
+    "One legacy seed per restart: seed, seed + 1, … for an int seed (seed 0: crowd-kit's start)."
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return [int(rng) + r for r in range(n)]
+    return list(as_generator(rng).integers(0, 2**32, n))
+
+# %% ../nbs/03e_glad_mace.ipynb #69330eca
+def _mace_start(W: int, K: int, noise: float, seed: int) -> tuple:
+    "crowd-kit's start: (spamming, truly) and strategy weights uniform on [1, 2 + noise], normalised."
+    draw = lambda shape: np.random.RandomState(seed).uniform(0.0, 1.0, shape) * (1 + noise) + 1
+    spamming, strategies = draw((W, 2)), draw((W, K))
+    return spamming / spamming.sum(1, keepdims=True), strategies / strategies.sum(1, keepdims=True)
+
+# %% ../nbs/03e_glad_mace.ipynb #c8cb724c
+def _vb_normalise(n: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    "Variational Bayes M-step of counts n with Dirichlet pseudo-counts `prior`: exp ψ(n + a) / exp ψ(Σ)."
+    return np.exp(digamma(n + prior)) / np.exp(digamma((n + prior).sum(1, keepdims=True)))
+
+# %% ../nbs/03e_glad_mace.ipynb #57c2bc69
+@documented(
+    labels_="each task's most probable class index (-1: no answers)",
+    proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
+    skills_="each worker's θ: its chance of answering truly rather than from its strategy",
+    spamming_="workers × 2: the fitted weights of (spamming, answering truly) (vb: not summing to 1)",
+    strategies_="workers × classes: each worker's spamming strategy ξ (its own answers, before a channel)",
+    log_likelihood_="the log-likelihood of the answers after each iteration (the restart kept)",
+    **ITERATION_DOCS,
+)
+class MACE(Aggregator):
+    "Hovy et al.'s MACE: each worker answers truly or spams from its own strategy; `channel` optional."
+
+    def __init__(
+        self,
+        n_iter: int = 50,  # EM iterations per restart
+        tol: Optional[float] = None,  # stop when the log-likelihood rises by < tol × its size (None: never)
+        n_restarts: int = 1,  # random starts; the one of the highest log-likelihood is kept
+        method: str = "vb",  # one of MACE_METHODS: variational Bayes or EM with smoothing
+        spam_prior: tuple = (0.5, 0.5),  # vb: Beta pseudo-counts of (spamming, answering truly)
+        strategy_prior: float = 10.0,  # vb: Dirichlet pseudo-count of each class in a strategy
+        smoothing: Optional[float] = None,  # em: pseudo-count per cell; None: 0.01 / K (crowd-kit's)
+        default_noise: float = 0.5,  # the start's weights are uniform on [1, 2 + default_noise]
+        rng: RngLike = 0,  # the starts' seed (int: restart r draws RandomState(rng + r)) or generator
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+    ):
+        self.n_iter, self.n_restarts = check_count(n_iter, "n_iter"), check_count(n_restarts, "n_restarts")
+        self.tol = None if tol is None else check_nonnegative(tol, "tol")
+        self.method = check_choice(method, "method", MACE_METHODS)
+        if len(spam_prior) != 2:
+            raise ValueError(f"spam_prior must be (spamming, answering truly) pseudo-counts, got {spam_prior!r}")
+        self.spam_prior = tuple(check_positive(a, "spam_prior") for a in spam_prior)
+        self.strategy_prior = check_positive(strategy_prior, "strategy_prior")
+        self.smoothing = None if smoothing is None else check_nonnegative(smoothing, "smoothing")
+        self.default_noise = check_nonnegative(default_noise, "default_noise")
+        self.rng, self.channel = rng, channel
+
+    def _m_step(self, spam: np.ndarray, true: np.ndarray, counts: np.ndarray) -> tuple:
+        "New (spamming, truly) weights and strategies from the expected counts."
+        both = np.c_[spam, true]
+        if self.method == "vb":
+            return _vb_normalise(both, np.array(self.spam_prior)), _vb_normalise(counts, self.strategy_prior)
+        a = 0.01 / counts.shape[1] if self.smoothing is None else self.smoothing
+        return (both + a) / (both + a).sum(1, keepdims=True), (counts + a) / (counts + a).sum(1, keepdims=True)
+
+    def _run(self, A: Answers, M: np.ndarray, seed: int) -> tuple:
+        "One restart: (log-likelihood history, posteriors, spamming weights, strategies, converged)."
+        coo, K = (A.worker, A.task, A.value), len(M)
+        spamming, strategies = _mace_start(A.n_workers, K, self.default_noise, seed)
+        history, converged = [], False
+        for i in range(self.n_iter + 1):
+            g = spamming[:, :1] * (strategies @ M)
+            P, lse = softmax_rows(mace_log_like(*coo, g, spamming[:, 1], M, A.n_tasks) - np.log(K))
+            history.append(float(lse[has_answers(A.task, A.n_tasks)].sum()))
+            if i == self.n_iter or (i and self.tol is not None and history[-1] - history[-2] < self.tol * abs(history[-2])):
+                converged = i < self.n_iter
+                break
+            spam_z, true = mace_counts(*coo, g, spamming[:, 1], M, P)
+            spamming, strategies = self._m_step(spam_z.sum(1), true, _true_counts(spam_z[:, None], strategies[:, None], M)[:, 0])
+        return history[1:], P, spamming, strategies, converged
+
+    def _fit(self, A: Answers):
+        M = _check_channel(self.channel, A.n_classes)
+        M = np.eye(A.n_classes) if M is None else M
+        runs = [self._run(A, M, s) for s in _restart_seeds(self.rng, self.n_restarts)]
+        history, P, self.spamming_, self.strategies_, self.converged_ = max(runs, key=lambda r: r[0][-1])
+        answered = has_answers(A.task, A.n_tasks)
+        P[~answered] = np.nan
+        self.labels_, self.proba_ = argmax_labels(P, answered), P
+        self.skills_ = self.spamming_[:, 1] / self.spamming_.sum(1)
+        self.log_likelihood_, self.n_iter_ = np.array(history), len(history)
