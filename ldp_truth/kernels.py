@@ -409,16 +409,22 @@ def glad_log_like(
     if ab is None:
         right, other = _glad_terms(x, K)
         same = class_counts(task, value, n_tasks, K, right)
-        return same + np.bincount(task, other, n_tasks)[:, None] - class_counts(
-            task, value, n_tasks, K, other)
+        return (
+            same
+            + np.bincount(task, other, n_tasks)[:, None]
+            - class_counts(task, value, n_tasks, K, other)
+        )
     return np.stack([np.bincount(task, f, n_tasks) for f in _glad_channel_logs(x, value, ab)], 1)
 
 # %% ../nbs/03a_kernels.ipynb #871f40bc
 def _glad_channel_logs(x: np.ndarray, value: np.ndarray, ab: tuple) -> list:
-    "Per class c, each answer's log Pr(z | c) = log(M[c, z]·σ(x) + a[c, z]·σ(−x)), in logs (no 0·∞)."
+    "Per class c, each answer's log Pr(z | c) = log(M[c, z]·σ(x) + a[c, z]·σ(−x)), in logs."
     log_s, log_r = _glad_terms(x, 2)
     with np.errstate(divide="ignore"):
-        return [np.logaddexp(np.log(a + b)[value] + log_s, np.log(a)[value] + log_r) for a, b in zip(*ab)]
+        return [
+            np.logaddexp(np.log(a + b)[value] + log_s, np.log(a)[value] + log_r)
+            for a, b in zip(*ab)
+        ]
 
 # %% ../nbs/03a_kernels.ipynb #1cb260a9
 def _unsigned_coo(worker: np.ndarray, task: np.ndarray, value: np.ndarray) -> tuple:
@@ -458,7 +464,9 @@ def glad_objective(
     if kernel_path(len(task)) == "numba":
         a, b = ab if ab is not None else (np.empty((0, 0)), np.empty((0, 0)))
         d_alpha, d_beta = np.zeros(W), np.zeros(T)
-        q = _run(_glad_q, *_unsigned_coo(worker, task, value), alpha, beta, P, a, b, d_alpha, d_beta)
+        q = _run(
+            _glad_q, *_unsigned_coo(worker, task, value), alpha, beta, P, a, b, d_alpha, d_beta
+        )
         return q, d_alpha, d_beta
     x = alpha[worker] * beta[task]
     s = 1 / (1 + np.exp(-x))
@@ -470,7 +478,9 @@ def glad_objective(
         f = _glad_channel_logs(x, value, ab)
         log_sr = sum(_glad_terms(x, 2))  # log σ(x)σ(−x): d log f / dx = b·σ(x)σ(−x) / f
         q = sum(P[task, c] * fc for c, fc in enumerate(f))
-        g = sum(P[task, c] * b[value] * np.exp(log_sr - fc) for c, (fc, b) in enumerate(zip(f, ab[1])))
+        g = sum(
+            P[task, c] * b[value] * np.exp(log_sr - fc) for c, (fc, b) in enumerate(zip(f, ab[1]))
+        )
     g *= beta[task]
     return q.sum(), np.bincount(worker, g, W), np.bincount(task, g * alpha[worker], T)
 
