@@ -6,7 +6,9 @@ group-bys; its GLAD: a melted frame of answers × classes per conjugate-gradient
 same short fit: GLAD with `n_iter` EM iterations (the same start, optimiser and steps), MACE with one restart of
 `n_iter` iterations (crowd-kit's 10 restarts are one start repeated: its default costs 10× what is timed here).
 The ratio is crowd-kit's time over ours for the same fit. Ours runs on each kernel path (NumPy reference, compiled);
-the compiled kernels are loaded before timing (numba's cache). Both fits' labels are compared.
+the compiled kernels are loaded before timing (numba's cache). Both fits' labels are compared. BLAS runs on one
+thread for both libraries (`OPENBLAS_NUM_THREADS=1` unless set): the conjugate gradient's vector operations are
+small, and threaded BLAS spinning on a shared machine made each of them ~10× slower.
 
 Run `python benchmarks/bench_glad_mace.py` (writes benchmarks/results/bench_glad_mace.md) or `--quick`
 (10⁴ answers, prints only).
@@ -16,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import platform
 import time
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy: see the docstring
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 from crowdkit.aggregation import GLAD as CrowdGLAD, MACE as CrowdMACE
 
 from ldp_truth.data import Answers

@@ -40,6 +40,7 @@ class Aggregator:
 
     kinds: tuple = ("categorical",)
     bounds: Optional[tuple] = None  # continuous truths: (lo, hi) the estimates are projected into
+    no_dask: str = ""  # why a model cannot fit on Dask, told when a Dask fit is asked for
 
     def __init__(self):
         "No parameters (subclasses define their own); here so the docs show the signature `()`."
@@ -102,8 +103,8 @@ class Aggregator:
 
     def _fit_dask(self, D: DaskAnswers):
         raise TypeError(
-            f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote "
-            "and CRH have one); fit it on Answers in memory"
+            f"{type(self).__name__} has no Dask fit{self.no_dask} (DawidSkene, OneCoinDawidSkene, "
+            "MajorityVote, MACE and CRH have one); fit it on Answers in memory"
         )
 
     def fit_predict(
@@ -1496,6 +1497,11 @@ from .kernels import glad_log_like, glad_objective, mace_counts, mace_log_like
 class GLAD(Aggregator):
     "Whitehill et al.'s GLAD: worker ability × task inverse difficulty; optionally via a `channel`."
 
+    no_dask = (
+        ": its M-step is one conjugate gradient over every worker's ability and every task's "
+        "difficulty (a vector over all tasks in one process, a cluster round trip per step)"
+    )
+
     def __init__(
         self,
         n_iter: int = 100,  # most EM iterations
@@ -1559,14 +1565,6 @@ class GLAD(Aggregator):
         self.log_likelihood_ = np.array(likelihood[1:])
         self.skills_, self.inverse_difficulties_ = x[:W], np.exp(x[W:])
         self.objective_, self.n_iter_ = np.array(history), len(history)
-
-    def _fit_dask(self, D: DaskAnswers):
-        raise TypeError(
-            "GLAD has no Dask fit: its M-step is a conjugate gradient over every worker's ability "
-            "and every task's difficulty at once (a vector over all tasks in one process, a "
-            "cluster round trip per gradient step); fit it on Answers in memory, or use MACE, "
-            "DawidSkene or OneCoinDawidSkene on Dask"
-        )
 
 # %% ../nbs/03e_glad_mace.ipynb #c2972b34
 MACE_METHODS = ("vb", "em")
