@@ -56,8 +56,8 @@ def timed(f) -> tuple:
     return time.perf_counter() - t, out
 
 
-def main(quick: bool, n_iter: int, out: Path):
-    n = 10_000 if quick else 1_000_000
+def main(quick: bool, n_iter: int, out: Path, n: int):
+    n = 10_000 if quick else n
     A = data(n)
     df = A.to_frame()
     rows = []
@@ -101,8 +101,8 @@ def main(quick: bool, n_iter: int, out: Path):
     if not quick:
         out.write_text(
             f"# GLAD and MACE against crowd-kit 1.4.2\n\n{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
-            f"{platform.processor() or platform.machine()}, `python benchmarks/bench_glad_mace.py "
-            f"--n-iter {n_iter}`\n\n{table}\n"
+            f"{platform.processor() or platform.machine()}, load average {os.getloadavg()[0]:.1f}, "
+            f"`python benchmarks/bench_glad_mace.py --n-iter {n_iter} --answers {n}`\n\n{table}\n"
         )
 
 
@@ -110,6 +110,7 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10⁴ answers, print only")
     p.add_argument("--n-iter", type=int, default=2, help="EM iterations of both fits")
+    p.add_argument("--answers", type=int, default=1_000_000, help="answers (about) to fit")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     a = p.parse_args()
-    main(a.quick, a.n_iter, a.out)
+    main(a.quick, a.n_iter, a.out, a.answers)

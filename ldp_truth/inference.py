@@ -1624,7 +1624,8 @@ class MACE(Aggregator):
         )
         self.tol = None if tol is None else check_nonnegative(tol, "tol")
         self.method = check_choice(method, "method", MACE_METHODS)
-        if len(spam_prior) != 2:
+        pair = hasattr(spam_prior, "__len__") and not isinstance(spam_prior, str)
+        if not pair or len(spam_prior) != 2:
             raise ValueError(
                 f"spam_prior must be (spamming, answering truly) pseudo-counts, got {spam_prior!r}"
             )
