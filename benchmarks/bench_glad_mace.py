@@ -56,7 +56,7 @@ def timed(f) -> tuple:
     return time.perf_counter() - t, out
 
 
-def main(quick: bool, n_iter: int, out: Path, n: int):
+def main(quick: bool, n_iter: int, out: Path, n: int, models: tuple = ("GLAD", "MACE")):
     n = 10_000 if quick else n
     A = data(n)
     df = A.to_frame()
@@ -72,7 +72,7 @@ def main(quick: bool, n_iter: int, out: Path, n: int):
             lambda: MACE(n_iter=n_iter).fit(A),
         ),
     ]
-    for name, theirs, ours in cases:
+    for name, theirs, ours in [c for c in cases if c[0] in models]:
         t_ck, ck = timed(theirs)  # interleaved: crowd-kit, ours (numpy), ours (numba)
         times = {}
         for path in ("numpy", "numba"):
@@ -102,7 +102,8 @@ def main(quick: bool, n_iter: int, out: Path, n: int):
         out.write_text(
             f"# GLAD and MACE against crowd-kit 1.4.2\n\n{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
             f"{platform.processor() or platform.machine()}, load average {os.getloadavg()[0]:.1f}, "
-            f"`python benchmarks/bench_glad_mace.py --n-iter {n_iter} --answers {n}`\n\n{table}\n"
+            f"`python benchmarks/bench_glad_mace.py --n-iter {n_iter} --answers {n} --models "
+            f"{' '.join(models)}`\n\n{table}\n"
         )
 
 
@@ -111,6 +112,7 @@ if __name__ == "__main__":
     p.add_argument("--quick", action="store_true", help="10⁴ answers, print only")
     p.add_argument("--n-iter", type=int, default=2, help="EM iterations of both fits")
     p.add_argument("--answers", type=int, default=1_000_000, help="answers (about) to fit")
+    p.add_argument("--models", nargs="+", default=["GLAD", "MACE"], choices=["GLAD", "MACE"])
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     a = p.parse_args()
-    main(a.quick, a.n_iter, a.out, a.answers)
+    main(a.quick, a.n_iter, a.out, a.answers, tuple(a.models))

@@ -511,6 +511,11 @@ def _glad_q(worker, task, value, alpha, beta, P, a, b, d_alpha, d_beta):
         d_beta[t] += g * alpha[w]
     return q
 
+# %% ../nbs/03a_kernels.ipynb #a36e7ab1
+def _mace_table(g: np.ndarray, s: np.ndarray, M: np.ndarray) -> np.ndarray:
+    "W×L×K: Pr(z | c) = g[w, z] + s[w]·M[c, z] for every worker, symbol and class."
+    return g[:, :, None] + s[:, None, None] * M.T[None]
+
 # %% ../nbs/03a_kernels.ipynb #e32634ed
 def mace_log_like(
     worker: np.ndarray,
@@ -522,20 +527,22 @@ def mace_log_like(
     n_tasks: int,
 ) -> np.ndarray:
     "Tasks × K: Σ over each task's answers of log(g[w, z] + s[w]·M[c, z])."
+    log_f = np.log(_mace_table(g, s, M))  # W×L×K: the logs once per worker, not once per answer
     if kernel_path(len(task)) == "numba":
         out = np.zeros((n_tasks, len(M)))
-        _run(_mace_ll, *_unsigned_coo(worker, task, value), g, s, M, out)
+        _run(_mace_ll, *_unsigned_coo(worker, task, value), log_f, out)
         return out
-    spam, true = g[worker, value], s[worker]
-    return np.stack([np.bincount(task, np.log(spam + true * m[value]), n_tasks) for m in M], 1)
+    key = worker.astype(np.int64) * g.shape[1] + value
+    rows = log_f.reshape(-1, len(M))
+    return np.stack([np.bincount(task, rows[key, c], n_tasks) for c in range(len(M))], 1)
 
 # %% ../nbs/03a_kernels.ipynb #f885fc6c
-def _mace_ll(worker, task, value, g, s, M, out):
-    "`mace_log_like`'s loop."
+def _mace_ll(worker, task, value, log_f, out):
+    "`mace_log_like`'s loop: out[t, c] += log_f[w, z, c] for each answer (w, t, z)."
     for i in range(len(task)):
         w, t, z = worker[i], task[i], value[i]
-        for c in range(M.shape[0]):
-            out[t, c] += np.log(g[w, z] + s[w] * M[c, z])
+        for c in range(out.shape[1]):
+            out[t, c] += log_f[w, z, c]
 
 # %% ../nbs/03a_kernels.ipynb #daa43aee
 def mace_counts(
@@ -548,30 +555,27 @@ def mace_counts(
     P: np.ndarray,  # tasks × K posteriors
 ) -> tuple:
     "Expected spamming answers per worker and observed symbol (W×L), true answers per worker (W)."
-    W, L = g.shape
+    (W, L), K = g.shape, len(M)
+    spam_f = g[:, :, None] / _mace_table(g, s, M)  # W×L×K: Pr(spammed | z, c), Pr(true | z, c)
+    true_f = s[:, None, None] * M.T[None] / _mace_table(g, s, M)
     if kernel_path(len(task)) == "numba":
         spam, true = np.zeros((W, L)), np.zeros(W)
-        _run(_mace_counts, *_unsigned_coo(worker, task, value), g, s, M, P, spam, true)
+        _run(_mace_counts, *_unsigned_coo(worker, task, value), spam_f, true_f, P, spam, true)
         return spam, true
-    gz, sw = g[worker, value], s[worker]
-    f = [gz + sw * m[value] for m in M]
-    r_spam = gz * sum(P[task, c] / fc for c, fc in enumerate(f))
-    r_true = sw * sum(P[task, c] * m[value] / fc for c, (fc, m) in enumerate(zip(f, M)))
     key = worker.astype(np.int64) * L + value
+    spam_f, true_f = spam_f.reshape(-1, K), true_f.reshape(-1, K)
+    r_spam = sum(P[task, c] * spam_f[key, c] for c in range(K))
+    r_true = sum(P[task, c] * true_f[key, c] for c in range(K))
     return np.bincount(key, r_spam, W * L).reshape(W, L), np.bincount(worker, r_true, W)
 
 # %% ../nbs/03a_kernels.ipynb #dd3e6114
-def _mace_counts(worker, task, value, g, s, M, P, spam, true):
-    "`mace_counts`' loop."
+def _mace_counts(worker, task, value, spam_f, true_f, P, spam, true):
+    "`mace_counts`' loop: each answer's shares, weighted by its task's posterior, summed."
     for i in range(len(task)):
         w, t, z = worker[i], task[i], value[i]
-        r_spam, r_true = 0.0, 0.0
-        for c in range(M.shape[0]):
-            f = g[w, z] + s[w] * M[c, z]
-            r_spam += P[t, c] / f
-            r_true += P[t, c] * M[c, z] / f
-        spam[w, z] += g[w, z] * r_spam
-        true[w] += s[w] * r_true
+        for c in range(P.shape[1]):
+            spam[w, z] += P[t, c] * spam_f[w, z, c]
+            true[w] += P[t, c] * true_f[w, z, c]
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
 def task_mean(
