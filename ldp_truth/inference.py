@@ -1498,7 +1498,7 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03g_partial_fit.ipynb #5ee7f973
+# %% ../nbs/03g_partial_fit.ipynb #9046ee1e
 def _appended_ids(old_ids: np.ndarray, new_ids: np.ndarray, index: np.ndarray) -> tuple:
     "The batch's `index` among `old_ids` then its unseen `new_ids` (in order), and those ids."
     pos = pd.Index(old_ids).get_indexer(new_ids)
@@ -1506,7 +1506,7 @@ def _appended_ids(old_ids: np.ndarray, new_ids: np.ndarray, index: np.ndarray) -
     pos[unseen] = len(old_ids) + np.arange(unseen.sum())
     return pos[index], np.concatenate([old_ids, np.asarray(new_ids)[unseen]])
 
-# %% ../nbs/03g_partial_fit.ipynb #11303636
+# %% ../nbs/03g_partial_fit.ipynb #efd7874f
 def _seen_pairs(old: Answers, worker: np.ndarray, task: np.ndarray, shape: tuple) -> np.ndarray:
     "Positions of `old`'s answers to a (worker, task) pair that the batch answers again."
     n_workers, n_tasks = shape
@@ -1517,7 +1517,7 @@ def _seen_pairs(old: Answers, worker: np.ndarray, task: np.ndarray, shape: tuple
     key_old = old.task[at].astype(np.int64) * n_workers + old.worker[at]
     return at[pd.Index(key_new).get_indexer(key_old) >= 0]
 
-# %% ../nbs/03g_partial_fit.ipynb #6e7890f3
+# %% ../nbs/03g_partial_fit.ipynb #1b3b79ce
 def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
     "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
     check_choice(duplicates, "duplicates", ("error", "last"))
@@ -1556,12 +1556,12 @@ def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> A
     new.workers, new.tasks, new.n_workers, new.n_tasks = workers, tasks, len(workers), len(tasks)
     return new
 
-# %% ../nbs/03g_partial_fit.ipynb #7116ddb7
+# %% ../nbs/03g_partial_fit.ipynb #046ed4c6
 def _extended(x: np.ndarray, n: int, fill) -> np.ndarray:
     "`x` followed by `fill` up to length `n` (a fitted array over the old workers or tasks)."
     return np.concatenate([x, np.full(n - len(x), fill, dtype=np.result_type(x, fill))])
 
-# %% ../nbs/03g_partial_fit.ipynb #810f5c0a
+# %% ../nbs/03g_partial_fit.ipynb #6a67afb1
 def _refit(self, A: Answers):
     "No warm start: fit on all answers so far."
     self._fit(A)
@@ -1569,10 +1569,10 @@ def _refit(self, A: Answers):
 
 Aggregator._warm_fit = _refit
 
-# %% ../nbs/03g_partial_fit.ipynb #44b5608b
+# %% ../nbs/03g_partial_fit.ipynb #53582a3d
 WARM_SHARE = 0.1  # fits start warm until the answers grow by more than this since the last refit
 
-# %% ../nbs/03g_partial_fit.ipynb #f5f5019a
+# %% ../nbs/03g_partial_fit.ipynb #3b78dc26
 def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator":
     "Add a batch to the answers so far and continue from the fitted state (first call: `fit`)."
     check_choice(duplicates, "duplicates", ("error", "last"))
@@ -1598,7 +1598,7 @@ def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator
 
 Aggregator.partial_fit = _partial_fit
 
-# %% ../nbs/03g_partial_fit.ipynb #4ee9f931
+# %% ../nbs/03g_partial_fit.ipynb #78f41234
 def _warm_start(proba: np.ndarray, A: Answers, M: Optional[np.ndarray]) -> tuple:
     "EM's start (fitted posteriors, else vote shares via `M`) and the vote start's crowd counts."
     counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
@@ -1609,7 +1609,7 @@ def _warm_start(proba: np.ndarray, A: Answers, M: Optional[np.ndarray]) -> tuple
     P[known] = proba[known]
     return P, pool_counts
 
-# %% ../nbs/03g_partial_fit.ipynb #1918ec2d
+# %% ../nbs/03g_partial_fit.ipynb #85afb703
 def _ds_warm_fit(self, A: Answers):
     "EM on all answers from the fitted posteriors, the model (and its settings) kept."
     M = _check_channel(self.channel, A.n_classes)
@@ -1619,7 +1619,7 @@ def _ds_warm_fit(self, A: Answers):
 
 DawidSkene._warm_fit, TwoLayerDawidSkene._warm_fit = _ds_warm_fit, _refit
 
-# %% ../nbs/03g_partial_fit.ipynb #2cbe2483
+# %% ../nbs/03g_partial_fit.ipynb #cd96decb
 def _wv_warm_fit(self, A: Answers):
     "The weighted vote's rounds from the fitted weights (new workers: 1)."
     self._fit(A, np.nan_to_num(_extended(self.weights_, A.n_workers, 1.0), nan=1.0))
@@ -1627,7 +1627,7 @@ def _wv_warm_fit(self, A: Answers):
 
 WeightedVote._warm_fit = _wv_warm_fit
 
-# %% ../nbs/03g_partial_fit.ipynb #833c6d4f
+# %% ../nbs/03g_partial_fit.ipynb #41909f27
 def _crh_warm_fit(self, A: Answers):
     "CRH's rounds from the fitted truths (new tasks: its usual start); loss='huber' refits."
     if self.loss == "huber":
