@@ -99,7 +99,7 @@ def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
         )
     df = df.copy()
     for c in ANSWER_COLUMNS:
-        text = df[c].dtype == object
+        text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
         if text:
             df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
         empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
