@@ -394,6 +394,7 @@ def _add_noise(
     max_answers="the most answers per worker for which epsilon holds (None: any number)",
     classes="categorical: the declared class labels in order (None: 0..n_classes−1)",
     spec_name="the mechanism's name in a spec and on the command line (e.g. 'rr')",
+    epsilon_paper="built at a paper's own number: that number (None otherwise); never the guarantee",
 )
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
@@ -405,6 +406,7 @@ class Mechanism:
     max_answers: Optional[int] = None
     classes: Optional[np.ndarray] = None
     spec_name: Optional[str] = None
+    epsilon_paper: Optional[float] = None
 
     def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
         "Refuse a worker with over `max_answers` answers: `epsilon` would not hold for them."
@@ -472,12 +474,16 @@ class Mechanism:
     def __repr__(self):
         args = ", ".join(
             f"{k}={_readable(v)!r}"
-            for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items()
+            for k, v in {"epsilon": self.epsilon, **self._repr_args(), **self._paper()}.items()
         )
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
     def _repr_args(self) -> dict:
         return {}
+
+    def _paper(self) -> dict:
+        "The paper's number, when the mechanism was built by its paper's parameterisation."
+        return {} if self.epsilon_paper is None else {"epsilon_paper": self.epsilon_paper}
 
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
 @documented()
@@ -760,11 +766,6 @@ class OneLayer(_FlipMechanism):
     def _repr_args(self):
         return dict(p_flip=self.p_flip, n_classes=self.n_classes)
 
-# %% ../nbs/04_mechanisms.ipynb #9df3316b
-def _paper_args(mech) -> dict:
-    "The paper's number, when the mechanism was built by its paper name."
-    return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
-
 # %% ../nbs/04_mechanisms.ipynb #173c907e
 @documented(
     epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored",
@@ -853,7 +854,6 @@ class TwoLayer(_FlipMechanism):
             b=self.b,
             n_classes=self.n_classes,
             max_answers=self.max_answers,
-            **_paper_args(self),
         )
 
 # %% ../nbs/04_mechanisms.ipynb #a38f0615
@@ -1011,7 +1011,7 @@ class LaplacePerturbation(Mechanism):
         return {"epsilon": self.epsilon, "null_fill": self.null_fill}
 
     def _repr_args(self):
-        return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
+        return dict(domain=self.domain.tolist(), null_fill=self.null_fill)
 
 # %% ../nbs/04_mechanisms.ipynb #7082e1de
 def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
@@ -1280,7 +1280,7 @@ class MatrixFactorization(Mechanism):
         return {"d": self.d, "scale": self.scale}
 
     def _repr_args(self):
-        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
+        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale)
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
 def mf_huber_solve(
