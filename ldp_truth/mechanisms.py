@@ -394,7 +394,7 @@ def _add_noise(
     max_answers="the most answers per worker for which epsilon holds (None: any number)",
     classes="categorical: the declared class labels in order (None: 0..n_classes−1)",
     spec_name="the mechanism's name in a spec and on the command line (e.g. 'rr')",
-    epsilon_paper="built at a paper's own number: that number (None otherwise); never the guarantee",
+    epsilon_paper="built by a paper's parameterisation: the paper's number (None otherwise)",
 )
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
