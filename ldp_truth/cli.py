@@ -966,12 +966,13 @@ def _class_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--classes",
         type=_labels,
-        help="categorical: all class labels, comma-separated (default: those in the data)",
+        help="categorical: all class labels in order, comma-separated (declared: spec, privatize, "
+        "budget need it; infer without a spec defaults to those in the data)",
     )
     g.add_argument(
         "--n-classes",
         type=_count(2),
-        help="categorical: the classes are 0..K-1 (default: those in the data)",
+        help="categorical: the classes are 0..K-1 (instead of --classes)",
     )
 
 # %% ../nbs/07_cli.ipynb #9c58550e
