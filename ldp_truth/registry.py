@@ -12,9 +12,9 @@ from typing import Callable, Optional
 import numpy as np
 
 from .data import Dataset
-from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene,
-                                 MajorityVote, Mean, Median, OneCoinDawidSkene, WeightedVote,
-                                 channel_is_informative)
+from .inference import (CRH, GLAD, GTM, MACE, Aggregator, ConfidenceWeightedMean,
+                                 DawidSkene, MajorityVote, Mean, Median, OneCoinDawidSkene,
+                                 WeightedVote, channel_is_informative)
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
                                   TwoLayer)
@@ -37,20 +37,22 @@ class AggregatorEntry:
     report: bool = True  # in `ldp-truth report` by default
 
 # %% ../nbs/05a_registry.ipynb #20f6bacb
-def _ds_channel(m: Mechanism) -> DawidSkene:
-    "Dawid–Skene through the mechanism's channel; plain DS where the channel tells nothing."
-    M = (
-        m.transition_matrix()
-    )  # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
-    return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
+def _through_channel(cls) -> Callable:
+    "A factory of `cls` through the mechanism's channel; plain `cls` where it tells nothing."
+
+    def make(m: Mechanism) -> Aggregator:
+        M = m.transition_matrix()  # two-layer below ε = ln 2 (binary): mean flip 1/2, equal rows
+        return cls(channel=M) if channel_is_informative(M) else cls()
+
+    return make
 
 # %% ../nbs/05a_registry.ipynb #12f89b26
-def _entry(cls, cli: Optional[str]) -> AggregatorEntry:
+def _entry(cls, cli: Optional[str], report: bool = True) -> AggregatorEntry:
     "An aggregator class's entry: name, kinds, channel and Dask support read from the class."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
     on_dask = cls._fit_dask is not Aggregator._fit_dask  # the base class refuses Dask
     return AggregatorEntry(
-        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask
+        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask, report=report
     )
 
 
@@ -60,8 +62,18 @@ AGGREGATORS = {
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
         _entry(DawidSkene, "ds"),
-        AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
+        AggregatorEntry(
+            "DawidSkene+channel", None, _through_channel(DawidSkene), ("categorical",), channel=True
+        ),
         _entry(OneCoinDawidSkene, "onecoin"),
+        _entry(GLAD, "glad", report=False),
+        AggregatorEntry(
+            "GLAD+channel", None, _through_channel(GLAD), ("categorical",), channel=True
+        ),
+        _entry(MACE, "mace", report=False),
+        AggregatorEntry(
+            "MACE+channel", None, _through_channel(MACE), ("categorical",), channel=True
+        ),
         _entry(Mean, "mean"),
         _entry(Median, "median"),
         _entry(ConfidenceWeightedMean, "cwm"),
