@@ -187,8 +187,8 @@ def fold_checks_and_describe_figures(proc: Path) -> tuple[int, int]:
         nb, prose = json.loads(path.read_text()), ""
         for cell in nb["cells"]:
             src = "".join(cell.get("source", ""))
-            if cell["cell_type"] == "markdown":
-                cell["source"] = escape_table_pipes(src)
+            if cell["cell_type"] == "markdown":   # the README's links to nbs/x.ipynb are the site's x.html
+                cell["source"] = escape_table_pipes(re.sub(r"\]\(nbs/", "](", src))
                 prose = src if first_sentence(src) or not prose else prose + "\n" + src
                 continue
             for out in cell.get("outputs", []):
@@ -271,11 +271,11 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
 
 
 LETTER = "A-Za-zα-ωΑ-Ωℓ"
-POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|[−-]?[{LETTER}0-9]+)")
+POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+)")
 INDEX = re.compile(rf"(?<![A-Za-z0-9_.])([{LETTER}])_(\{{[^{{}}]*\}}|[{LETTER}0-9]{{1,2}})(?![A-Za-z0-9_])")
 def powers_and_indices(text: str) -> str:
     "Plain-text maths as HTML: `p^f` → p<sup>f</sup>, `e^{-t}` → e<sup>-t</sup>, `u_i` → u<sub>i</sub> (HTML text in)."
-    inner = lambda g: powers_and_indices(g[1:-1]) if g.startswith("{") else g
+    inner = lambda g: powers_and_indices(g[1:-1]) if g.startswith(("{", "(")) else g
     text = POWER.sub(lambda m: f"<sup>{inner(m.group(1))}</sup>", text)
     return INDEX.sub(lambda m: f"{m.group(1)}<sub>{inner(m.group(2))}</sub>", text)
 
@@ -428,16 +428,35 @@ def paper_link(text: str) -> str:
                      for k, (pattern, cite) in PAPERS.items() if re.search(pattern, text))
 
 
-def examples(nbs: Path) -> dict[str, str]:
-    "The example cells of the notebooks, by each name their first line gives: `# Example: Answers, Dataset`."
-    found = {}
+def code_cells(nbs: Path) -> list[tuple[str, str]]:
+    "Every code cell a reader may see (not exported, not hidden) of every notebook: (notebook, source)."
+    cells = []
     for nb_path in sorted(nbs.glob("*.ipynb")):
         for cell in json.loads(nb_path.read_text())["cells"]:
             src = "".join(cell.get("source", ""))
-            if cell["cell_type"] == "code" and (m := EXAMPLE.match(src)):
-                body = "\n".join(l for l in src.splitlines()[1:] if not l.startswith("#|")).strip()
-                for name in re.split(r"[,\s]+", m.group(1).strip()): found.setdefault(name, (body, nb_path.stem))
+            if cell["cell_type"] == "code" and not re.search(r"^#\|\s*(export\w*|hide)\b", src, flags=re.M):
+                cells.append((nb_path.stem, src))
+    return cells
+
+
+def examples(cells: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    "The example cells, by each name their first line gives (`# Example: Answers, Dataset`): (code, notebook)."
+    found = {}
+    for nb, src in cells:
+        if m := EXAMPLE.match(src):
+            body = "\n".join(l for l in src.splitlines()[1:] if not l.startswith("#|")).strip()
+            for name in re.split(r"[,\s]+", m.group(1).strip()): found.setdefault(name, (body, nb))
     return found
+
+
+def example_for(name: str, cells: list[tuple[str, str]], found: dict, limit: int = 15) -> tuple[str, str] | None:
+    "`name`'s example cell, else the shortest cell of the notebooks (≤ `limit` lines) that calls it: (code, notebook)."
+    if name in found: return found[name]
+    calls = [(len(src.splitlines()), nb, src) for nb, src in cells
+             if re.search(rf"(?<![\w.]){re.escape(name)}[(.]", src) and len(src.splitlines()) <= limit]
+    if not calls: return None
+    _, nb, src = min(calls)
+    return "\n".join(l for l in src.splitlines() if not l.startswith("#|")).strip(), nb
 
 
 def methods(cls) -> list[tuple[str, object]]:
@@ -459,7 +478,7 @@ def table(title: str, rows: list[tuple[str, str]]) -> str:
     return f'<div class="api-section"><p class="api-heading">{title}</p><dl class="api-list">{items}</dl></div>'
 
 
-def entry(module: str, name: str, obj, page: str, site: str, found: dict) -> list[str]:
+def entry(module: str, name: str, obj, page: str, site: str, cells: list, found: dict) -> list[str]:
     "The Markdown of one public name's entry: signature, summary, parameters, attributes, methods, example, paper."
     qual = f"{module}.{name}"
     out = [f"## `{name}` {{#{name}}}", "", f"```python\n{signature(obj, name)}\n```", "",
@@ -477,9 +496,10 @@ def entry(module: str, name: str, obj, page: str, site: str, found: dict) -> lis
             rows = "".join(f'<li><a href="#{name}.{n}"><code>{n}</code></a> — {doc_html(summary(m).split(chr(10))[0])}</li>'
                            for n, m in ms)
             out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">{rows}</ul></div>', ""]
-    if name in found:
-        code, nb = found[name]
-        out += ['<p class="api-heading">Example</p>', "", f"```python\n{code}\n```", ""]
+    if inspect.isclass(obj) and (example := example_for(name, cells, found)):
+        code, nb = example
+        out += [f'<p class="api-heading">Example <span class="api-from">(from <a href="{nb}.html">{nb}</a>)</span></p>',
+                "", f"```python\n{code}\n```", ""]
     source = f'<a href="{site}/{page}">where it is explained and checked</a>'
     papers = paper_link(summary(obj) + " " + module)
     out += [f'<p class="api-source">Paper: {papers}. ' if papers else '<p class="api-source">', f"See {source}.</p>", ""]
@@ -494,7 +514,8 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
     "Write `api_<module>.md` for every public module and `api.md`, the index of every public name; their file names."
     cfg = get_config()
     index = importlib.import_module(f"{cfg.lib_name}._modidx").d["syms"]
-    found, files, rows = examples(nbs), [], []
+    cells = code_cells(nbs)
+    found, files, rows = examples(cells), [], []
     for module in public_modules(nbs, cfg.lib_name):
         mod = importlib.import_module(module)
         short = module.split(".", 1)[1]
@@ -507,7 +528,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
             if obj is None or not (callable(obj) or isinstance(obj, property)) or getattr(obj, "__module__", module) != module:
                 continue
             doc_page = index[module].get(f"{module}.{name}", (f"{short}.html",))[0]
-            lines += entry(module, name, obj, doc_page, doc_url(), found)
+            lines += entry(module, name, obj, doc_page, doc_url(), cells, found)
             names.append(name)
         (proc / file).write_text("\n".join(lines))
         files.append(file)
