@@ -102,8 +102,8 @@ def process_notebooks() -> Path:
     finally: processors._do_eval, nbdev.showdoc.BasicMarkdownRenderer._repr_markdown_ = _nbdev_runs_for_docs, plain
 
 
-GUIDE = ("index", "guide_start", "guide_mechanism", "guide_aggregator", "guide_glossary", "guide_references",
-         "guide_changelog")
+GUIDE = ("index", "guide_start", "guide_mechanism", "guide_aggregator", "guide_examples", "guide_glossary",
+         "guide_references", "guide_changelog")
 
 
 def default_exp(nb: Path) -> str:
@@ -180,6 +180,21 @@ def escape_table_pipes(markdown: str) -> str:
     return TABLE_ROW.sub(row, markdown)
 
 
+def printed_markdown(text: str) -> bool:
+    "Whether printed output is Markdown meant to be read as such: a pipe table, a `# ` document, a bold list."
+    lines = [l for l in text.splitlines() if l.strip()]
+    return bool(lines) and (any(re.fullmatch(r"\|[-:| ]+\|\s*", l) for l in lines) or lines[0].startswith("# ")
+                            or all(l.startswith("- **") or l.startswith("  ") for l in lines))
+
+
+def as_markdown(out: dict) -> dict:
+    "A printed Markdown output as a displayed one; a `|` inside a table cell (`DS|channel`) escaped, pictures named."
+    lines = "".join(out["text"]).split("\n")
+    text = "\n".join(l if re.fullmatch(r"\|[-:| ]+\|\s*", l) else re.sub(r"(?<=\S)\|(?=\S)", r"\\|", l) for l in lines)
+    text = re.sub(r"!\[([^\]]*)\]\(([^)\s]+)\)", r"*(figure `\2`, written beside the report)*", text)  # not in the site
+    return {"output_type": "display_data", "metadata": {}, "data": {"text/markdown": text}}
+
+
 def fold_checks_and_describe_figures(proc: Path) -> tuple[int, int]:
     "In every processed notebook but the landing page: fold the check cells; give every figure cell a `fig-alt`."
     folded = described = 0
@@ -191,11 +206,13 @@ def fold_checks_and_describe_figures(proc: Path) -> tuple[int, int]:
                 cell["source"] = escape_table_pipes(re.sub(r"\]\(nbs/", "](", src))
                 prose = src if first_sentence(src) or not prose else prose + "\n" + src
                 continue
+            cell["outputs"] = [as_markdown(o) if o.get("output_type") == "stream" and o.get("name") == "stdout"
+                               and printed_markdown("".join(o["text"])) else o for o in cell.get("outputs", [])]
             for out in cell.get("outputs", []):
                 if "text/markdown" in (out.get("data") or {}):
                     out["data"]["text/markdown"] = escape_table_pipes("".join(out["data"]["text/markdown"]))
             head = []
-            if path.name != "index.ipynb" and is_check(cell):
+            if path.name != "index.ipynb" and is_check(cell) and not has_figure(cell):   # a figure's code stays in view
                 head += ["#| code-fold: true", '#| code-summary: "Check"']; folded += 1
             if has_figure(cell) and "fig-alt" not in src:
                 head.append(f"#| fig-alt: {json.dumps(figure_alt(cell, prose), ensure_ascii=False)}"); described += 1

@@ -101,8 +101,9 @@ def dead_readme_links(readme: Path) -> list[str]:
     return [l for l in links if not l.startswith(EXTERNAL) and not (ROOT / unquote(urlsplit(l).path)).exists()]
 
 
-MEASURE = """<script>window.addEventListener('load', function () { setTimeout(function () {   // after fit.js
+MEASURE = """<script>window.addEventListener('load', function () {
   document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  setTimeout(function () {   // after fit.js has fitted what the opened cells hold
   var main = document.querySelector('main'), edge = main ? main.getBoundingClientRect().right : 1e9, over = [];
   document.querySelectorAll('pre').forEach(function (p) {
     if (p.scrollWidth > p.clientWidth + 1) {
@@ -118,7 +119,7 @@ MEASURE = """<script>window.addEventListener('load', function () { setTimeout(fu
     });
   var out = document.createElement('pre'); out.id = 'overflow-report'; out.textContent = JSON.stringify(over);
   document.body.appendChild(out);
-}, 0); });</script>"""
+}, 200); });</script>"""
 
 
 def page_requests(netlog: Path) -> list[str]:
@@ -127,9 +128,9 @@ def page_requests(netlog: Path) -> list[str]:
     try: log = json.loads(text)
     except json.JSONDecodeError: log = json.loads(text.rstrip().rstrip(",") + "]}")   # a log cut at exit
     start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
-    return sorted({e["params"]["url"] for e in log["events"] if e["type"] == start
-                   and e["params"].get("initiator") != "not an origin"   # Chromium's own requests (updates, time)
-                   and not e["params"]["url"].startswith(("file:", "data:", "blob:"))})
+    jobs = [e["params"] for e in log["events"] if e["type"] == start and "url" in e.get("params", {})]
+    return sorted({j["url"] for j in jobs if j.get("initiator") != "not an origin"   # Chromium's own (updates, time)
+                   and not j["url"].startswith(("file:", "data:", "blob:"))})
 
 
 def measure(exe: str, page: Path) -> tuple[list[str], list[str]]:
@@ -278,12 +279,21 @@ def remote_imports(site: Path) -> list[str]:
                                  f.read_text(errors="ignore"))]
 
 
+def printed_tables(html: str) -> list[str]:
+    "Printed output (a <pre> of a cell's output) holding a Markdown pipe table: a table shown as typed."
+    outputs = re.findall(r'<div class="cell-output[^"]*">\s*<pre[^>]*>(?:<code[^>]*>)?(.*?)</pre>', html, flags=re.S)
+    return [unescape(re.sub(r"<[^>]+>", "", o)).strip()[:50] for o in outputs
+            if re.search(r"(?m)^\|[-:| ]+\|\s*$", unescape(re.sub(r"<[^>]+>", "", o)))]
+
+
 CHECK_CALL = re.compile(r"\b(?:test_eq|test_fail|test_close|test_ne|test_is)\(|^\s*assert\b", flags=re.M)
 
 
 def unfolded_checks(html: str) -> list[str]:
     "The first line of each code cell that checks something (`test_*`, `assert`) but is not folded under <details>."
     shown = re.sub(r"<details\b.*?</details>", "", html, flags=re.S)
+    cells = re.split(r'(?=<div id="cell-)', shown)
+    shown = "".join(c for c in cells if "<img" not in c)   # a figure's code stays in view, checks and all
     cells = re.findall(r'<pre class="[^"]*cell-code[^"]*"><code[^>]*>(.*?)</code></pre>', shown, flags=re.S)
     texts = [unescape(re.sub(r"<[^>]+>", "", c)) for c in cells]
     return [t.strip().splitlines()[0][:60] for t in texts if CHECK_CALL.search(t)]
@@ -314,6 +324,8 @@ def detectors_fire(exe: str) -> list[str]:
     if cut_cells("<td>`P[x, y] = Pr(output y</td><td>x)`</td>") != ["`P[x, y] = Pr(output y", "x)`"]:
         wrong.append("a table cell cut at a | not seen")
     if not missing_navigation("<html></html>", "0.1.0"): wrong.append("missing navigation not seen")
+    if not printed_tables('<div class="cell-output cell-output-stdout">\n<pre><code>| a | b |\n|---|---|\n| 1 | 2 |</code></pre>'):
+        wrong.append("a printed pipe table not seen")
     if "\\" not in "".join(Page("<math><mo>\\{</mo></math>").math_text): wrong.append("TeX inside MathML not seen")
     with tempfile.TemporaryDirectory(dir=SITE) as d:
         fake = Path(d) / "api_fake.html"
@@ -369,8 +381,8 @@ def main() -> int:
     if remote := remote_imports(SITE): failures.append(f"stylesheets or scripts load from a host: {remote[:3]}")
     hits = search_hits(exe, SITE / "index.html")
     if not all(hits.get(q) for q in QUERIES): failures.append(f"search from file:// finds nothing for some of {hits}")
-    for guide in ("guide_start", "guide_mechanism", "guide_aggregator", "guide_glossary", "guide_references",
-                  "guide_changelog", "api"):
+    for guide in ("guide_start", "guide_mechanism", "guide_aggregator", "guide_examples", "guide_glossary",
+                  "guide_references", "guide_changelog", "api"):
         if f"{guide}.html" not in html: failures.append(f"{guide}.html: not built")
     ids = {name: parsed.ids for name, parsed in html.items()}
     with ThreadPoolExecutor(3) as pool:   # one Chromium per page, three at a time
@@ -387,10 +399,11 @@ def main() -> int:
         if name != "index.html" and (shown := unfolded_checks(page_html)):
             failures.append(f"{name}: {len(shown)} check cells not folded, e.g. {shown[:2]}")
         if parsed.remote: failures.append(f"{name}: loads from the network: {parsed.remote[:3]}")
-        checks += 6
+        checks += 7
         if bad := [t for t in parsed.math_text if "\\" in t]: failures.append(f"{name}: TeX left inside formulas: {bad[:3]}")
         if raw := raw_markdown(parsed): failures.append(f"{name}: raw Markdown shown: {raw[:3]}")
         if cut := cut_cells(page_html): failures.append(f"{name}: table cells cut at a '|': {cut[:3]}")
+        if typed := printed_tables(page_html): failures.append(f"{name}: pipe tables printed as text: {typed[:2]}")
         if gone := missing_navigation(page_html, version): failures.append(f"{name}: no {', '.join(gone)}")
         if vague := [a for a in parsed.alts if a.strip().lower() in ("figure: a figure", "a figure", "figure")]:
             failures.append(f"{name}: {len(vague)} pictures whose alt text says nothing")
