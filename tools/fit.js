@@ -6,10 +6,12 @@ function fitToColumn(root) {
   var edge = main.getBoundingClientRect().right;
   root.querySelectorAll("table, math[display='block']").forEach(function (el) {
     var size = parseFloat(getComputedStyle(el).fontSize), least = 0.55 * parseFloat(getComputedStyle(el.parentElement).fontSize);
+    var holder = el.parentElement.classList.contains("display") ? el.parentElement : el;   // a formula's own box
     for (var step = 0; step < 8; step++) {
-      var box = el.getBoundingClientRect(), room = edge - box.left;
-      if (box.width === 0 || box.right <= edge || size <= least) break;
-      size = Math.max(size * 0.98 * room / box.width, least);
+      var box = el.getBoundingClientRect(), room = Math.min(edge - box.left, holder.clientWidth || 1e9);
+      var need = Math.max(box.width, holder.scrollWidth);
+      if (box.width === 0 || need <= room + 1 || size <= least) break;
+      size = Math.max(size * 0.98 * room / need, least);
       el.style.fontSize = size + "px";
     }
   });

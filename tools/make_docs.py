@@ -24,6 +24,22 @@ Two things are then done to the rendered pages so that the site reads with no ne
   every figure gets alt text: its cell's `fig-alt`, else its `fig-cap`, else the first sentence of the prose above it.
 - **Docstrings read as maths.** A docstring is plain text so that `help()` reads well (`p^f`, `u_i`, `e^{-t}`); on the
   site its powers and indices are set as superscripts and subscripts.
+- **An API reference generated from the code.** `api.html` lists every public name by module; `api_<module>.html`
+  gives each its signature (`class`/`def`, parameters one a line with their docments comment, annotations as
+  written), its docstring as plain text (never parsed as Markdown, so `p*` and `x^2` survive), its parameters, a
+  class's attributes (the `@documented` metadata `help()` shows), its methods each with an entry of its own, an
+  example (a notebook cell whose first line is `# Example: Name`, else the shortest cell that calls it) and the
+  papers it names, linked to the references. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
+  and link to the entry. Nothing is listed by hand, so a new class on a new chapter appears with its entry.
+- **A user guide and a grouped sidebar.** `guide_*.ipynb` (getting started, which mechanism, which aggregator, more
+  examples, glossary, references, changelog) come first; the sidebar groups the pages (Guide · Core library · Papers
+  · Command line · API reference, a chapter's group read from its `default_exp`), with previous/next links.
+- **Offline from `file://`.** The search index is also written as `search.js` (a browser refuses `fetch` from
+  `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a table or display formula that is wider
+  than the column in a smaller font instead of behind a scrollbar. Each line of code is a span that hangs under its
+  own indentation when it wraps. A `|` inside code or maths in a Markdown table is escaped; printed Markdown (pipe
+  tables, the report) is shown as Markdown; TeX names latex2mathml copies through (`\\{` after `\\Big`, `\\arg`)
+  become their symbols.
 - **Links stay inside the site.** nbdev writes symbol links to `doc_host` (`…/privacy.html#audit`), source links and
   a "Report an issue" action to `git_url`; neither site exists. Symbol links are pointed at the local page
   (`05_privacy.html#audit`; a method without an entry of its own links to its class, a private helper's name

@@ -6,7 +6,12 @@ source (`$…$`, `\\(…\\)`, `\\frac`) is left in the text. For every page of t
 resolves to a file in `_docs/` (and its `#anchor` to an element of that page), nothing is loaded from the network,
 and no TeX source is left in the HTML; no line of code or printed output runs past its box (measured in Chromium at
 1280 px, folded cells opened); every picture has alt text; no check cell (`test_*`, `assert`) is shown unfolded on a
-module page; no docstring shows `p^f` or `u_i` as typed. Every relative link of README.md names a file of the
+module page (a cell that draws a figure stays in view); no docstring shows `p^f` or `u_i` as typed or loses a letter
+or a star against `help()`; no formula holds TeX (`\\{`, `\\arg`); no raw Markdown (`[text](link)`, a pipe-table row, a
+printed pipe table, a table cell cut at a `|`); every page has the sidebar's five groups, previous/next links and the
+version; Chromium's network log shows no request beyond the files; no table, formula or picture runs past the
+column. The search box, typed into from `file://`, finds `DawidSkene`, `RandomizedResponse`, `epsilon_per_answer`;
+every public class's API entry has its parameters, attributes, methods' entries and an example. Every relative link of README.md names a file of the
 repository. Each check is first run on pages known to be broken, to show that it can fail. Run by `make test`; where Chromium is not installed
 it says so and exits 0.
 """
