@@ -46,6 +46,7 @@ Two things are then done to the rendered pages so that the site reads with no ne
   is left as plain code), source links are removed, and `_quarto.yml` asks for no repository actions.
 """
 import ast
+import functools
 import html
 import importlib
 import inspect
@@ -97,11 +98,22 @@ def api_anchor(sym, name: str) -> str:
     return f"{doc_url()}/api_{module.__name__.split('.')[-1]}.html#{name}"
 
 
+@functools.lru_cache(maxsize=1)
+def guide_examples() -> dict[str, tuple[str, str]]:
+    "The `# Example: Name` cells of the notebooks, read once."
+    cfg = get_config()
+    return examples(code_cells(cfg.config_path / cfg.nbs_path.name))
+
+
 def show_doc_markdown(self) -> str:
-    "nbdev's `show_doc` block as the API reference draws it: `class`/`def` signature, the docstring as text, a link."
+    "nbdev's `show_doc` block as the API reference draws it: signature, docstring as text, its example, a link."
     sym, name = self.sym, self.nm
     link = api_anchor(sym, name)
     more = f'\n\n<p class="api-more"><a href="{link}">Full entry in the API reference</a></p>' if link else ""
+    if example := guide_examples().get(name):
+        code, nb = example
+        more = (f'\n\n<p class="api-heading">Example <span class="api-from">(from <a href="{nb}.html">{nb}</a>)'
+                f'</span></p>\n\n```python\n{code}\n```{more}')
     return (f"---\n\n{'#' * self.title_level} {name}\n\n```python\n{signature(sym, name)}\n```\n\n"
             f'<div class="api-doc">{doc_html(summary(sym))}</div>{more}')
 
@@ -529,7 +541,8 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
             rows = "".join(f'<li><a href="#{name}.{n}"><code>{n}</code></a> — {doc_html(summary(m).split(chr(10))[0])}</li>'
                            for n, m in ms)
             out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">{rows}</ul></div>', ""]
-    if inspect.isclass(obj) and (example := example_for(name, cells, found)):
+    example = example_for(name, cells, found) if inspect.isclass(obj) else found.get(name)
+    if example:
         code, nb = example
         out += [f'<p class="api-heading">Example <span class="api-from">(from <a href="{nb}.html">{nb}</a>)</span></p>',
                 "", f"```python\n{code}\n```", ""]
