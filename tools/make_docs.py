@@ -90,12 +90,13 @@ def doc_url() -> str:
     return (cfg.doc_host.rstrip("/") + "/" + cfg.doc_baseurl.strip("/")).rstrip("/")
 
 
-def api_anchor(sym, name: str) -> str:
+def api_anchor(name: str) -> str:
     "The address of `name`'s entry in the API reference (`…/api_mechanisms.html#RandomizedResponse`), or ''."
-    module = importlib.import_module(getattr(sym, "__module__", "") or "builtins")
-    public = getattr(module, "__all__", [])
-    if name.split(".")[0] not in public or not module.__name__.startswith(get_config().lib_name + "."): return ""
-    return f"{doc_url()}/api_{module.__name__.split('.')[-1]}.html#{name}"
+    lib = get_config().lib_name   # by name: in the notebook's shell a class's `__module__` is not the library's
+    for module in importlib.import_module(f"{lib}._modidx").d["syms"]:
+        if name.split(".")[0] in getattr(importlib.import_module(module), "__all__", []):
+            return f"{doc_url()}/api_{module.split('.')[-1]}.html#{name}"
+    return ""
 
 
 @functools.lru_cache(maxsize=1)
@@ -108,7 +109,7 @@ def guide_examples() -> dict[str, tuple[str, str]]:
 def show_doc_markdown(self) -> str:
     "nbdev's `show_doc` block as the API reference draws it: signature, docstring as text, its example, a link."
     sym, name = self.sym, self.nm
-    link = api_anchor(sym, name)
+    link = api_anchor(name)
     more = f'\n\n<p class="api-more"><a href="{link}">Full entry in the API reference</a></p>' if link else ""
     if example := guide_examples().get(name):
         code, nb = example

@@ -413,6 +413,9 @@ def main() -> int:
         if vague := [a for a in parsed.alts if a.strip().lower() in ("figure: a figure", "a figure", "figure")]:
             failures.append(f"{name}: {len(vague)} pictures whose alt text says nothing")
         if differ := docstrings_differ(page_html): failures.append(f"{name}: docstrings changed on the page: {differ[:3]}")
+        if not name.startswith("api") and page_html.count('<div class="api-doc">') > page_html.count('class="api-more"') \
+                + page_html.count('<div class="api-doc">') // 2:
+            failures.append(f"{name}: most documented names do not link to their API entry")
         if tex := TEX.findall(" ".join(parsed.text)): failures.append(f"{name}: TeX source left in the page: {tex[:3]}")
     with tempfile.TemporaryDirectory() as shots:
         for page in pages_to_view():
