@@ -400,6 +400,10 @@ PAPERS = {   # where a docstring or a module names a paper, the entry links to i
     "warner": (r"Warner", "Warner (1965)"),
     "crh": (r"\bCRH\b", "Li et al., CRH (2014)"),
     "gtm": (r"\bGTM\b", "Zhao & Han, GTM (2012)"),
+    "glad": (r"Whitehill|\bGLAD\b", "Whitehill et al., GLAD (2009)"),
+    "mace": (r"Hovy|\bMACE\b", "Hovy et al., MACE (2013)"),
+    "kos": (r"Karger|\bKOS\b", "Karger, Oh & Shah (2011)"),
+    "mmsr": (r"Olshevsky|M-MSR|\bMMSR\b", "Ma & Olshevsky (2020)"),
 }
 EXAMPLE = re.compile(r"^#\s*Example:\s*(.+)$", flags=re.M)
 
