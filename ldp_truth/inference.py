@@ -498,11 +498,19 @@ class _EMRun:
         W, K = S.n_workers, S.n_classes if M is None else len(M)
         self.fit, self.M, self.model, self.kappa = fit, M, model, kappa
         self.fixed = prior != "fit"
-        self.prior = _fixed_prior(S, M, prior) if self.fixed else s / n
+        self.used = S.value_shares()[:K] > 0  # a class no answer is gets no prior (see below)
+        self.prior = self._on_used(_fixed_prior(S, M, prior) if self.fixed else s / n)
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
         self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
         self.history, self.converged = [], False
+
+    def _on_used(self, prior: np.ndarray) -> np.ndarray:
+        "`prior` with no mass on the classes that no answer is (renormalised; else unchanged)."
+        if not prior[~self.used].any():
+            return prior  # bit-identical where nothing moves (crowd-kit parity)
+        prior = np.where(self.used, prior, 0.0)
+        return prior / prior.sum()
 
     def e_inputs(self) -> tuple:
         "The next E-step's log Pr(observed z | truth c) per worker, (W, K, L), and log class prior."
@@ -517,7 +525,7 @@ class _EMRun:
         penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         h.append(ll + penalty + _log_prior_density(E, self.model, self.kappa, self.pool))
         if not self.fixed:
-            self.prior = s / n
+            self.prior = self._on_used(s / n)
         self.E, self.skills = self.fit._m_step(N, E, self.M, self.model, self.kappa, self.pool)
         self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
         return self.converged
