@@ -514,7 +514,7 @@ def rr_perturbation(A: Answers, name: str, eps: float, trial: int) -> tuple:
 
 # %% ../nbs/06_experiments.ipynb #75d79b78
 def gains(df: pd.DataFrame, server: str = "auto") -> pd.DataFrame:
-    "Per (dataset, ε): `server`'s paired gain over the better of MV and DS, and its 95 % t interval."
+    "Per (dataset, ε): `server`'s paired gain over the better of MV and DS, its 95 % t interval."
     from scipy import stats
 
     rows = []

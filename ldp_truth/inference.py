@@ -1545,7 +1545,7 @@ class _Hierarchy(NamedTuple):
 
 # %% ../nbs/03h_hierarchy.ipynb #98c7c587
 def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -> _Hierarchy:
-    "Communities: quantiles of the workers' agreement; strengths K·4^g around the crowd's confusion."
+    "Communities: quantiles of the workers' agreement; strengths K·4^g around the crowd's."
     W, K = len(N), N.shape[1]
     right = (np.einsum("wkk->w", N[:, :, :K]) + 1) / (N.sum((1, 2)) + K)
     rank = np.argsort(np.argsort(right, kind="stable"), kind="stable")
