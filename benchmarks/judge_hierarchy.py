@@ -58,6 +58,14 @@ def judge_cell(ds, name: str, eps: float, trials: int, models: list, auto: bool)
     return rows
 
 
+def done_cells(out: Path) -> set:
+    "The (dataset, ε) cells already in the CSV."
+    if not out.exists():
+        return set()
+    old = pd.read_csv(out)
+    return set(zip(old.dataset, old.epsilon))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -66,18 +74,15 @@ def main():
     ap.add_argument("--models", nargs="+", default=list(HIERARCHY_MODELS))
     ap.add_argument("--auto", action="store_true", help="also model='auto' (all MODELS as candidates)")
     ap.add_argument("--only-lost", action="store_true", help="only the cells that lost before")
+    ap.add_argument("--reverse", action="store_true", help="last cell first (a second process)")
     args = ap.parse_args()
     i, n = map(int, args.part.split("/"))
     cells = LOST_BEFORE + [
         (d, e) for d in judged_datasets() for e in JUDGED_EPS if (d, e) not in LOST_BEFORE
     ]
     cells = (LOST_BEFORE if args.only_lost else cells)[i::n]
-    done = set()
-    if args.out.exists():
-        old = pd.read_csv(args.out)
-        done = set(zip(old.dataset, old.epsilon))
-    for name, eps in cells:
-        if (name, eps) in done:
+    for name, eps in cells[::-1] if args.reverse else cells:
+        if (name, eps) in done_cells(args.out):  # read again: another process may have run it
             continue
         start = time.perf_counter()
         rows = judge_cell(load_dataset(name), name, eps, args.trials, args.models, args.auto)

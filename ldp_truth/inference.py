@@ -1508,20 +1508,20 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03h_hierarchy.ipynb #035a6667
+# %% ../nbs/03h_hierarchy.ipynb #993bad3f
 from typing import NamedTuple
 
 from scipy.special import digamma, gammaln
 
 
-# %% ../nbs/03h_hierarchy.ipynb #1d792ff7
+# %% ../nbs/03h_hierarchy.ipynb #45d42273
 def polya_loglik(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
     A, N = alpha.sum(-1), n.sum(-1)
     return gammaln(A) - gammaln(A + N) + (gammaln(alpha + n) - gammaln(alpha)).sum(-1)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #c2585eec
+# %% ../nbs/03h_hierarchy.ipynb #768fc3e1
 STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in this range
 
 
@@ -1534,7 +1534,7 @@ def _strength_step(n: np.ndarray, r: np.ndarray, alpha: np.ndarray) -> np.ndarra
     return alpha * (np.clip(new, *STRENGTH_RANGE) / A)[:, None]
 
 
-# %% ../nbs/03h_hierarchy.ipynb #af23fcf5
+# %% ../nbs/03h_hierarchy.ipynb #7c934fea
 class _Hierarchy(NamedTuple):
     "The workers' shared prior: Dirichlet rows per community and true class, weights, memberships."
 
@@ -1543,7 +1543,7 @@ class _Hierarchy(NamedTuple):
     member: np.ndarray  # workers × communities: each worker's posterior membership
 
 
-# %% ../nbs/03h_hierarchy.ipynb #98c7c587
+# %% ../nbs/03h_hierarchy.ipynb #3f4d610c
 def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -> _Hierarchy:
     "Communities: quantiles of the workers' agreement; strengths K·4^g around the crowd's."
     W, K = len(N), N.shape[1]
@@ -1555,7 +1555,7 @@ def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -
     return _Hierarchy(alpha, member.mean(0), member)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #5d1d7fe7
+# %% ../nbs/03h_hierarchy.ipynb #29e42dbd
 def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple:
     "Workers' posterior over communities from observed counts N; weights: MAP under Dirichlet(½)."
     with np.errstate(divide="ignore"):
@@ -1565,7 +1565,7 @@ def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple
     return member, kept / kept.sum()
 
 
-# %% ../nbs/03h_hierarchy.ipynb #0725f94e
+# %% ../nbs/03h_hierarchy.ipynb #d9bd78c6
 def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Dirichlet rows over the observed symbols with alpha's mean and total variance through M."
     if M is None:
@@ -1575,14 +1575,14 @@ def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     return ((s + 1) / _variance_ratio(m, M) - 1)[..., None] * (m @ M)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #d04cc905
+# %% ../nbs/03h_hierarchy.ipynb #3bd3850c
 def _variance_ratio(m: np.ndarray, M: np.ndarray) -> np.ndarray:
     "Total variance of π M over a Dirichlet's of mean m M, both per unit of π's (π ~ Dir, mean m)."
     mu2 = ((m @ M) ** 2).sum(-1)
     return (m @ (M**2).sum(1) - mu2) / (1 - mu2)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #440adc07
+# %% ../nbs/03h_hierarchy.ipynb #64b48743
 def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "alpha's means with the strengths whose `_observed_prior` has strengths obs.sum(-1)."
     if M is None:
@@ -1592,7 +1592,7 @@ def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) 
     return np.clip(s, *STRENGTH_RANGE)[..., None] * m
 
 
-# %% ../nbs/03h_hierarchy.ipynb #1cb5101a
+# %% ../nbs/03h_hierarchy.ipynb #088f4b1d
 def _fit_hierarchy(
     N: np.ndarray,  # expected counts (W, c, z) of the observed answers
     E: np.ndarray,  # the current confusions (W, c, x)
@@ -1621,13 +1621,13 @@ def _fit_hierarchy(
     return E, _Hierarchy(alpha, weights, member)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #9e4efe10
+# %% ../nbs/03h_hierarchy.ipynb #192312b7
 def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:
     "The prior's term of the recorded objective: Σ_w Σ_g r_wg Σ α log E (as shrinkage's)."
     return float(np.einsum("wg,gkx,wkx->", h.member, h.alpha, np.log(E)))
 
 
-# %% ../nbs/03h_hierarchy.ipynb #f2aaf931
+# %% ../nbs/03h_hierarchy.ipynb #40c2729c
 def _hierarchy_prior(h: _Hierarchy) -> tuple:
     "Each prior row's strength (communities × K) and mean confusion (communities × K × K)."
     strength = h.alpha.sum(-1)
