@@ -1681,20 +1681,20 @@ def _crh_warm_fit(self, A: Answers):
 
 CRH._warm_fit = _crh_warm_fit
 
-# %% ../nbs/03h_hierarchy.ipynb #993bad3f
+# %% ../nbs/03h_hierarchy.ipynb #a8201b07
 from typing import NamedTuple
 
 from scipy.special import digamma, gammaln
 
 
-# %% ../nbs/03h_hierarchy.ipynb #45d42273
+# %% ../nbs/03h_hierarchy.ipynb #07c634cd
 def polya_loglik(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
     A, N = alpha.sum(-1), n.sum(-1)
     return gammaln(A) - gammaln(A + N) + (gammaln(alpha + n) - gammaln(alpha)).sum(-1)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #768fc3e1
+# %% ../nbs/03h_hierarchy.ipynb #de38b719
 STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in this range
 
 
@@ -1707,7 +1707,7 @@ def _strength_step(n: np.ndarray, r: np.ndarray, alpha: np.ndarray) -> np.ndarra
     return alpha * (np.clip(new, *STRENGTH_RANGE) / A)[:, None]
 
 
-# %% ../nbs/03h_hierarchy.ipynb #7c934fea
+# %% ../nbs/03h_hierarchy.ipynb #98830fbe
 class _Hierarchy(NamedTuple):
     "The workers' shared prior: Dirichlet rows per community and true class, weights, memberships."
 
@@ -1716,7 +1716,7 @@ class _Hierarchy(NamedTuple):
     member: np.ndarray  # workers × communities: each worker's posterior membership
 
 
-# %% ../nbs/03h_hierarchy.ipynb #3f4d610c
+# %% ../nbs/03h_hierarchy.ipynb #e696e741
 def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -> _Hierarchy:
     "Communities: quantiles of the workers' agreement; strengths K·4^g around the crowd's."
     W, K = len(N), N.shape[1]
@@ -1728,7 +1728,7 @@ def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -
     return _Hierarchy(alpha, member.mean(0), member)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #29e42dbd
+# %% ../nbs/03h_hierarchy.ipynb #5e5476c6
 def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple:
     "Workers' posterior over communities from observed counts N; weights: MAP under Dirichlet(½)."
     with np.errstate(divide="ignore"):
@@ -1738,7 +1738,7 @@ def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple
     return member, kept / kept.sum()
 
 
-# %% ../nbs/03h_hierarchy.ipynb #d9bd78c6
+# %% ../nbs/03h_hierarchy.ipynb #817f256e
 def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Dirichlet rows over the observed symbols with alpha's mean and total variance through M."
     if M is None:
@@ -1748,14 +1748,14 @@ def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     return ((s + 1) / _variance_ratio(m, M) - 1)[..., None] * (m @ M)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #3bd3850c
+# %% ../nbs/03h_hierarchy.ipynb #16f935f9
 def _variance_ratio(m: np.ndarray, M: np.ndarray) -> np.ndarray:
     "Total variance of π M over a Dirichlet's of mean m M, both per unit of π's (π ~ Dir, mean m)."
     mu2 = ((m @ M) ** 2).sum(-1)
     return (m @ (M**2).sum(1) - mu2) / (1 - mu2)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #64b48743
+# %% ../nbs/03h_hierarchy.ipynb #e5bdae93
 def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "alpha's means with the strengths whose `_observed_prior` has strengths obs.sum(-1)."
     if M is None:
@@ -1765,7 +1765,7 @@ def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) 
     return np.clip(s, *STRENGTH_RANGE)[..., None] * m
 
 
-# %% ../nbs/03h_hierarchy.ipynb #088f4b1d
+# %% ../nbs/03h_hierarchy.ipynb #cd1b8084
 def _fit_hierarchy(
     N: np.ndarray,  # expected counts (W, c, z) of the observed answers
     E: np.ndarray,  # the current confusions (W, c, x)
@@ -1794,13 +1794,13 @@ def _fit_hierarchy(
     return E, _Hierarchy(alpha, weights, member)
 
 
-# %% ../nbs/03h_hierarchy.ipynb #192312b7
+# %% ../nbs/03h_hierarchy.ipynb #3f71af85
 def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:
     "The prior's term of the recorded objective: Σ_w Σ_g r_wg Σ α log E (as shrinkage's)."
     return float(np.einsum("wg,gkx,wkx->", h.member, h.alpha, np.log(E)))
 
 
-# %% ../nbs/03h_hierarchy.ipynb #40c2729c
+# %% ../nbs/03h_hierarchy.ipynb #2bfd8455
 def _hierarchy_prior(h: _Hierarchy) -> tuple:
     "Each prior row's strength (communities × K) and mean confusion (communities × K × K)."
     strength = h.alpha.sum(-1)
