@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ldp_truth.data import datasets_available, load_dataset
-from ldp_truth.inference import EPS, MODELS, DawidSkene
+from ldp_truth.inference import AUTO_CANDIDATES, EPS, DawidSkene
 from ldp_truth.mechanisms import RandomizedResponse
 from ldp_truth.simulate import confusion_workers, random_confusions
 
@@ -48,7 +48,7 @@ def cases(quick: bool) -> list:
 def separate(A, M: np.ndarray, folds: int = 3) -> str:
     "model='auto' by separate fits: each candidate alone on each fold, then the chosen one's fit."
     fold = np.random.default_rng(0).permutation(A.n_answers) % folds
-    scores = dict.fromkeys(MODELS[:-1], 0.0)
+    scores = dict.fromkeys(AUTO_CANDIDATES, 0.0)
     for f in range(folds):
         train, test = A.select(fold != f), A.select(fold == f)
         for m in scores:

@@ -9,6 +9,7 @@ import inspect
 import multiprocessing
 import time
 import warnings
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import as_completed as as_completed_futures
 from dataclasses import dataclass
@@ -21,15 +22,15 @@ from . import registry
 from .data import (Answers, Dataset, RngLike, as_generator, check_choice, check_count,
                             check_real, list_datasets, load_dataset)
 from .inference import Aggregator
-from .mechanisms import Mechanism, NoPrivacy
+from .mechanisms import Mechanism, NoPrivacy, RandomizedResponse
 from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
 __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'TASK_SCORE_COLUMNS',
-           'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'evaluate', 'synthetic_datasets',
-           'load_all', 'wide_table', 'plot_scores', 'task_scores', 'sweep', 'aggregator_style', 'plot_tradeoff',
-           'summary_table']
+           'JUDGED_EPS', 'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'evaluate',
+           'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores', 'task_scores', 'sweep', 'perturbation_seed',
+           'rr_perturbation', 'gains', 'verdict', 'aggregator_style', 'plot_tradeoff', 'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {
@@ -493,6 +494,61 @@ def sweep(
     if not task_scores:
         return df.drop(columns="task_scores")
     return df.assign(clean_task_scores=[clean[k][1] for k in keys])
+
+# %% ../nbs/06_experiments.ipynb #c20c35bf
+JUDGED_EPS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the ε of the judging grid
+
+
+def perturbation_seed(name: str, eps: float, trial: int) -> np.random.SeedSequence:
+    "The seed of one perturbation: the same whichever cells run (a subset reproduces the table)."
+    return np.random.SeedSequence([29, zlib.crc32(name.encode()), int(round(eps * 100)), trial])
+
+
+# %% ../nbs/06_experiments.ipynb #130bbd1a
+def rr_perturbation(A: Answers, name: str, eps: float, trial: int) -> tuple:
+    "K-ary randomized response's channel and the answers it perturbed (seed: `perturbation_seed`)."
+    mech = RandomizedResponse(eps, A.n_classes)
+    rng = np.random.default_rng(perturbation_seed(name, eps, trial))
+    return mech.transition_matrix(), mech.privatize(A, rng=rng)
+
+
+# %% ../nbs/06_experiments.ipynb #75d79b78
+def gains(df: pd.DataFrame, server: str = "auto") -> pd.DataFrame:
+    "Per (dataset, ε): `server`'s paired gain over the better of MV and DS, its 95 % t interval."
+    from scipy import stats
+
+    rows = []
+    for (name, eps), w in df.groupby(["dataset", "epsilon"]):
+        base = "MV" if w["MV"].mean() >= w["DS"].mean() else "DS"
+        d = w[server] - w[base]
+        n = len(d)
+        half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+        rows.append(
+            {
+                "dataset": name,
+                "epsilon": eps,
+                "better baseline": base,
+                "its accuracy": w[base].mean(),
+                server: w[server].mean(),
+                "gain": d.mean(),
+                "± 95 %": half,
+            }
+        )
+        if "chose" in w:
+            counts = w["chose"].value_counts().items()
+            rows[-1]["auto chose"] = " ".join(f"{m}×{k}" for m, k in counts)
+    return pd.DataFrame(rows).set_index(["dataset", "epsilon"])
+
+
+# %% ../nbs/06_experiments.ipynb #cd9ab8bd
+def verdict(g: pd.DataFrame) -> str:
+    "One line: cells worse beyond the interval, and the mean gain over all cells."
+    worse = g.index[g["gain"] + g["± 95 %"] < 0].tolist()
+    return (
+        f"{len(g)} cells; worse beyond the 95 % interval in {len(worse)}: {worse}; "
+        f"mean gain {g['gain'].mean():+.4f}"
+    )
+
 
 # %% ../nbs/06_experiments.ipynb #28da948c
 def _mean_se(df: pd.DataFrame, y: str) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WARM_SHARE', 'append_answers']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -329,7 +329,11 @@ def _stacked_counts(X: sp.csr_matrix, posteriors: list, n_workers: int) -> list:
     ]
 
 # %% ../nbs/03_inference.ipynb #5be25ed5
-MODELS = ("full", "class-one-coin", "one-coin", "homogeneous", "auto")
+MODELS = (
+    "full", "community", "hierarchical", "class-one-coin", "one-coin", "homogeneous", "auto"
+)
+HIERARCHY_MODELS = ("hierarchical", "community")  # their prior fitted from all workers: 03h
+AUTO_CANDIDATES = ("full", "class-one-coin", "one-coin", "homogeneous")  # as judged in 03b
 CLASS_PRIORS = ("fit", "uniform", "answers")
 INITS = ("mv", "spectral")
 
@@ -523,12 +527,20 @@ class _EMRun:
         "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
         E, h = self.E, self.history
         penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
-        h.append(ll + penalty + _log_prior_density(E, self.model, self.kappa, self.pool))
+        h.append(ll + penalty + self._log_prior(E))
         if not self.fixed:
             self.prior = self._on_used(s / n)
-        self.E, self.skills = self.fit._m_step(N, E, self.M, self.model, self.kappa, self.pool)
+        self.E, self.skills = self.fit._m_step(
+            N, E, self.M, self.model, self.kappa, self.pool, self.skills
+        )
         self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
         return self.converged
+
+    def _log_prior(self, E: np.ndarray) -> float:
+        "Log prior density of confusions E (+ a constant): the model's shrinkage or its hierarchy."
+        if self.model in HIERARCHY_MODELS:
+            return _hierarchy_log_prior(E, self.skills)
+        return _log_prior_density(E, self.model, self.kappa, self.pool)
 
     def results(self) -> tuple:
         "(prior, confusions, skills, history, converged)."
@@ -562,6 +574,9 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
     selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
     heldout_="model='auto': each model → the held-out log-likelihood of every answer",
     shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
+    prior_strength_="hierarchical/community: communities × classes, each prior row's strength",
+    prior_confusion_="hierarchical/community: communities × K × K, each prior's mean confusion",
+    community_="hierarchical/community: workers × communities, each worker's membership",
     **ITERATION_DOCS,
     log_likelihood_="the log-likelihood (with its prior terms) at each iteration",
 )
@@ -579,6 +594,7 @@ class DawidSkene(Aggregator):
         shrink: Optional[float] = None,  # pseudo-answers per worker; None: 0 (or CHANNEL_DEFAULTS')
         class_prior: Optional[str] = None,  # in CLASS_PRIORS; None: 'fit' (or CHANNEL_DEFAULTS')
         folds: Optional[int] = None,  # cross-validation folds of model='auto' (None: 3)
+        communities: Optional[int] = None,  # most communities of model='community' (None: 4)
     ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
@@ -588,6 +604,12 @@ class DawidSkene(Aggregator):
             )
         if folds is not None and model != "auto":
             raise ValueError("folds applies to model='auto' only")
+        if communities is not None and model != "community":
+            raise ValueError("communities applies to model='community' only")
+        if shrink is not None and model in HIERARCHY_MODELS:
+            raise ValueError(
+                f"shrink does not apply to model={model!r}: it fits its prior strength"
+            )
         if isinstance(init, list):
             init = np.asarray(init, dtype=np.float64)
         if not (isinstance(init, np.ndarray) or init in INITS):
@@ -600,6 +622,7 @@ class DawidSkene(Aggregator):
             raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
         self.init, self.model = init, model
         self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
+        self.communities = 4 if communities is None else check_count(communities, "communities")
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if class_prior not in (None,) + CLASS_PRIORS:
             raise ValueError(
@@ -617,6 +640,10 @@ class DawidSkene(Aggregator):
         )
         prior = self.class_prior or ("fit" if M is None else CHANNEL_DEFAULTS["class_prior"])
         return model, shrink / (1.0 if M is None else _channel_contrast(M)) ** 2, prior
+
+    def _communities(self, model: str) -> int:
+        "Most communities of `model`'s prior: 1 for the hierarchical model."
+        return self.communities if model == "community" else 1
 
     def _class_prior(self, model: str, M: Optional[np.ndarray]) -> str:
         "The class prior of `model`: the argument, else uniform (homogeneous), else the default."
@@ -650,8 +677,11 @@ class DawidSkene(Aggregator):
         model: str,
         kappa: float,
         pool: np.ndarray,
+        state=None,  # the last M-step's skills, or its `_Hierarchy` (where a hierarchy starts)
     ) -> tuple:
         "New confusions (W, c, x) and skills from counts N (through a channel: exact for one-coin)."
+        if model in HIERARCHY_MODELS:
+            return _fit_hierarchy(N, E, M, self._communities(model), state)
         if M is not None and model != "full":
             return _channel_skills(N, E, M, model, kappa, pool)
         return _fit_confusion(_true_counts(N, E, M), model, self.smoothing, kappa, pool)
@@ -675,7 +705,7 @@ class DawidSkene(Aggregator):
     def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
         "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
         fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
-        scores = {m: np.empty(A.n_answers) for m in MODELS[:-1]}
+        scores = {m: np.empty(A.n_answers) for m in AUTO_CANDIDATES}
         for f in range(self.folds):
             train, test = A.select(fold != f), A.select(fold == f)
             S = _LocalEM(train)
@@ -711,7 +741,7 @@ class DawidSkene(Aggregator):
         if model == "auto":
             raise ValueError(
                 "model='auto' needs answers in memory (it refits on held-out folds); "
-                "name the model on Dask: 'full', 'class-one-coin', 'one-coin' or 'homogeneous'"
+                f"name the model on Dask, one of {MODELS[:-1]}"
             )
         self.selection_ = self.selection_se_ = self.heldout_ = None
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
@@ -730,6 +760,10 @@ class DawidSkene(Aggregator):
             self.labels_ = np.where(self.labels_ < 0, -1, first)
         self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
         self.observed_confusion_ = E if M is None else E @ M
+        self.prior_strength_ = self.prior_confusion_ = self.community_ = None
+        if model in HIERARCHY_MODELS:
+            self.prior_strength_, self.prior_confusion_ = _hierarchy_prior(skills)
+            self.community_, skills = skills.member, None
         self.skills_ = _worker_skills(E, skills, prior)
         if skills is not None and skills.ndim == 2:
             self.class_skills_ = skills
@@ -1903,3 +1937,128 @@ def _crh_warm_fit(self, A: Answers):
 
 
 CRH._warm_fit = _crh_warm_fit
+
+# %% ../nbs/03h_hierarchy.ipynb #a8201b07
+from typing import NamedTuple
+
+from scipy.special import digamma, gammaln
+
+
+# %% ../nbs/03h_hierarchy.ipynb #07c634cd
+def polya_loglik(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
+    A, N = alpha.sum(-1), n.sum(-1)
+    return gammaln(A) - gammaln(A + N) + (gammaln(alpha + n) - gammaln(alpha)).sum(-1)
+
+
+# %% ../nbs/03h_hierarchy.ipynb #de38b719
+STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in this range
+
+
+def _strength_step(n: np.ndarray, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts n (W×K×L)."
+    A = alpha.sum(-1)
+    num = np.einsum("w,wkl,kl->k", r, digamma(n + alpha) - digamma(alpha), alpha) / A
+    den = r @ (digamma(n.sum(-1) + A) - digamma(A))
+    new = A * num / np.maximum(den, 1e-300)
+    return alpha * (np.clip(new, *STRENGTH_RANGE) / A)[:, None]
+
+
+# %% ../nbs/03h_hierarchy.ipynb #98830fbe
+class _Hierarchy(NamedTuple):
+    "The workers' shared prior: Dirichlet rows per community and true class, weights, memberships."
+
+    alpha: np.ndarray  # communities × K × K: Dirichlet parameters, prior strength × prior mean
+    weights: np.ndarray  # each community's share of the workers (0: pruned)
+    member: np.ndarray  # workers × communities: each worker's posterior membership
+
+
+# %% ../nbs/03h_hierarchy.ipynb #e696e741
+def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -> _Hierarchy:
+    "Communities: quantiles of the workers' agreement; strengths K·4^g around the crowd's."
+    W, K = len(N), N.shape[1]
+    right = (np.einsum("wkk->w", N[:, :, :K]) + 1) / (N.sum((1, 2)) + K)
+    rank = np.argsort(np.argsort(right, kind="stable"), kind="stable")
+    member = np.eye(communities)[rank * communities // W]
+    P = _pooled_confusion(N.sum(0), M) + 1e-3  # the crowd's confusion: every community's mean
+    alpha = np.stack([K * 4.0**g * P / P.sum(1, keepdims=True) for g in range(communities)])
+    return _Hierarchy(alpha, member.mean(0), member)
+
+
+# %% ../nbs/03h_hierarchy.ipynb #5e5476c6
+def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple:
+    "Workers' posterior over communities from observed counts N; weights: MAP under Dirichlet(½)."
+    with np.errstate(divide="ignore"):
+        log_w = np.log(weights)
+    member, _ = softmax_rows(polya_loglik(N[:, None], alpha[None]).sum(-1) + log_w)
+    kept = np.maximum(member.sum(0) - 0.5, 0)  # a community must hold half a worker
+    return member, kept / kept.sum()
+
+
+# %% ../nbs/03h_hierarchy.ipynb #817f256e
+def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
+    "Dirichlet rows over the observed symbols with alpha's mean and total variance through M."
+    if M is None:
+        return alpha
+    s = alpha.sum(-1)
+    m = alpha / s[..., None]
+    return ((s + 1) / _variance_ratio(m, M) - 1)[..., None] * (m @ M)
+
+
+# %% ../nbs/03h_hierarchy.ipynb #16f935f9
+def _variance_ratio(m: np.ndarray, M: np.ndarray) -> np.ndarray:
+    "Total variance of π M over a Dirichlet's of mean m M, both per unit of π's (π ~ Dir, mean m)."
+    mu2 = ((m @ M) ** 2).sum(-1)
+    return (m @ (M**2).sum(1) - mu2) / (1 - mu2)
+
+
+# %% ../nbs/03h_hierarchy.ipynb #e5bdae93
+def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
+    "alpha's means with the strengths whose `_observed_prior` has strengths obs.sum(-1)."
+    if M is None:
+        return obs
+    m = alpha / alpha.sum(-1, keepdims=True)
+    s = (obs.sum(-1) + 1) * _variance_ratio(m, M) - 1
+    return np.clip(s, *STRENGTH_RANGE)[..., None] * m
+
+
+# %% ../nbs/03h_hierarchy.ipynb #cd1b8084
+def _fit_hierarchy(
+    N: np.ndarray,  # expected counts (W, c, z) of the observed answers
+    E: np.ndarray,  # the current confusions (W, c, x)
+    M: Optional[np.ndarray],  # the channel (K×L), or None
+    communities: int,  # most communities (1: the hierarchical model)
+    start: Optional[_Hierarchy] = None,  # the last M-step's prior (None: the quantile start)
+    rounds: int = 10,  # strength and membership rounds per M-step
+) -> tuple:
+    "Empirical-Bayes M-step: posterior-mean confusions (W, c, x) and the fitted `_Hierarchy`."
+    alpha, weights, member = start or _start_hierarchy(N, M, communities)
+    for _ in range(rounds):
+        obs = _observed_prior(alpha, M)
+        obs = np.stack(
+            [
+                _strength_step(N, member[:, g], o) if w > 0 else o
+                for g, (o, w) in enumerate(zip(obs, weights))
+            ]
+        )
+        alpha = _true_strength(obs, alpha, M)
+        if communities > 1:
+            member, weights = _memberships(N, _observed_prior(alpha, M), weights)
+    Nt = _true_counts(N, E, M)
+    W, K, C = len(Nt), Nt.shape[1], len(alpha)
+    own = normalise_confusion((Nt[:, None] + alpha[None]).reshape(W * C, K, K), 0.0)
+    E = np.einsum("wg,wgkx->wkx", member, own.reshape(W, C, K, K))
+    return E, _Hierarchy(alpha, weights, member)
+
+
+# %% ../nbs/03h_hierarchy.ipynb #3f71af85
+def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:
+    "The prior's term of the recorded objective: Σ_w Σ_g r_wg Σ α log E (as shrinkage's)."
+    return float(np.einsum("wg,gkx,wkx->", h.member, h.alpha, np.log(E)))
+
+
+# %% ../nbs/03h_hierarchy.ipynb #2bfd8455
+def _hierarchy_prior(h: _Hierarchy) -> tuple:
+    "Each prior row's strength (communities × K) and mean confusion (communities × K × K)."
+    strength = h.alpha.sum(-1)
+    return strength, h.alpha / strength[..., None]
