@@ -25,7 +25,7 @@ __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon
            'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
            'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
            'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
-           'BoundedMatrixFactorization']
+           'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -1249,3 +1249,103 @@ class BoundedMatrixFactorization(MatrixFactorization):
 
     def _repr_args(self):
         return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
+
+# %% ../nbs/04_mechanisms.ipynb #i37geo001
+def geometric_matrix(epsilon: float, n_steps: int) -> np.ndarray:
+    "Channel of geometric noise clamped to steps 0..n: α^|i−j| (1−α)/(1+α) inside, tails at the ends."
+    e, n = check_positive(epsilon, "epsilon"), check_count(n_steps, "n_steps", 1)
+    alpha = math.exp(-e / n)
+    i = np.arange(n + 1)
+    P = (1 - alpha) / (1 + alpha) * alpha ** np.abs(i[:, None] - i[None, :])
+    P[:, 0], P[:, n] = alpha**i / (1 + alpha), alpha ** (n - i) / (1 + alpha)
+    return P
+
+# %% ../nbs/04_mechanisms.ipynb #i37geo002
+def _check_grid(low, high, step) -> np.ndarray:
+    "The values low, low+step, …, high of a declared integer grid (at least two)."
+    lo, hi, st = (check_count(v, k, -(2**53)) for v, k in ((low, "low"), (high, "high"), (step, "step")))
+    if st < 1 or hi <= lo or (hi - lo) % st:
+        raise ValueError(
+            f"the grid must run from low to high > low in whole steps of step >= 1, got low={low}, "
+            f"high={high}, step={step}"
+        )
+    return np.arange(lo, hi + 1, st, dtype=np.int64)
+
+# %% ../nbs/04_mechanisms.ipynb #i37geo003
+@documented(
+    grid="the declared grid's values, low to high in steps of step",
+    n_classes="the number of grid values (a categorical answer's class i is grid[i])",
+)
+class Geometric(Mechanism):
+    "Two-sided geometric (discrete Laplace) noise in whole steps of a declared grid, clamped to it."
+
+    discrete = True
+
+    def __init__(
+        self,
+        epsilon: float,  # the ε per answer
+        low: int,  # the grid's smallest value
+        high: int,  # the grid's largest value
+        step: int = 1,  # the grid's spacing
+        secure: bool = False,  # noise from OpenDP's exact discrete Laplace sampler
+    ):
+        self.epsilon, self.grid = check_positive(epsilon, "epsilon"), _check_grid(low, high, step)
+        self.n_classes, self.secure = len(self.grid), bool(secure)
+
+    def transition_matrix(self) -> np.ndarray:
+        "P[i, j] = Pr(output grid[j] | input grid[i])."
+        return geometric_matrix(self.epsilon, self.n_classes - 1)
+
+    def _steps(self, values: np.ndarray) -> np.ndarray:
+        "Grid values as steps 0..n above low; a value off the grid raises."
+        v = np.asarray(values, dtype=np.float64)
+        i = (v - self.grid[0]) / (self.grid[1] - self.grid[0])
+        bad = (i != np.round(i)) | (i < 0) | (i > self.n_classes - 1)
+        if bad.any():
+            raise ValueError(
+                f"values {np.unique(v[bad])[:5]} are not on the grid {self.grid[0]}..{self.grid[-1]} "
+                f"(step {self.grid[1] - self.grid[0]})"
+            )
+        return i.astype(np.int64)
+
+    def _noisy(self, steps: np.ndarray, rng) -> np.ndarray:
+        "steps + two-sided geometric noise, clamped to 0..n."
+        n = self.n_classes - 1
+        if self.secure:
+            dp = _opendp()
+            m = dp.m.make_laplace(
+                dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=n / self.epsilon
+            )
+            z = np.asarray(m([0] * len(steps)), dtype=np.int64) if len(steps) else steps * 0
+        else:
+            p = -math.expm1(-self.epsilon / n)  # a geometric's success probability 1 − α
+            z = rng.geometric(p, len(steps)) - rng.geometric(p, len(steps))
+        return np.clip(steps + z, 0, n)
+
+    def privatize(self, answers, rng: RngLike = None):
+        "Perturb every answer: Answers → Answers; a DataFrame's labels are read as grid values."
+        if isinstance(answers, pd.DataFrame):
+            return self._privatize(Answers.from_frame(answers, kind="continuous"), rng).to_frame()
+        return self._privatize(answers, rng)
+
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "Categorical answers: class i is grid[i], classes out; continuous: grid values in and out."
+        _check_answers(answers, "any")
+        if answers.kind == "categorical":
+            _check_answers(answers, "categorical", self.n_classes)
+            return answers.with_values(self._noisy(answers.value.astype(np.int64), self._rng(rng)))
+        y = self._noisy(self._steps(answers.value), self._rng(rng))
+        return answers.with_values(self.grid[y].astype(np.float64))
+
+    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+        "One worker's grid values (NaN = NULL stays NULL), perturbed."
+        v = np.asarray(values, dtype=np.float64)
+        if v.ndim != 1:
+            raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
+        out, ok = v.copy(), ~np.isnan(v)
+        out[ok] = self.grid[self._noisy(self._steps(v[ok]), self._rng(rng))]
+        return out
+
+    def _repr_args(self):
+        step = int(self.grid[1] - self.grid[0])
+        return dict(low=int(self.grid[0]), high=int(self.grid[-1]), step=step)
