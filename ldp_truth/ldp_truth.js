@@ -277,6 +277,7 @@ export class Client {
   // per worker: a fresh draw per page would let a worker's answers be averaged over many draws).
   state(storage, worker) {
     const key = `ldp_truth/${this.spec.hash}/${worker}`;
+    if (!this.channel.firstLayer && this.spec.max_answers === null) return { key, answers: 0, u: null };
     let s;
     try {
       s = JSON.parse(storage.getItem(key) || "null");
@@ -303,7 +304,9 @@ export class Client {
       fail(`this spec allows ${this.spec.max_answers} answers per worker; ${s.answers} were already ` +
         `given, so these ${given} would break its ε guarantee`);
     }
-    storage.setItem(s.key, JSON.stringify({ answers: s.answers + given, u: s.u }));
+    if (this.spec.max_answers !== null) {
+      storage.setItem(s.key, JSON.stringify({ answers: s.answers + given, u: s.u }));
+    }
     const u = s.u === null ? 0 : Number(s.u);
     return inputs.map((x) => (x === null ? null : this.labels[this.channel.draw(x, this.random, u)]));
   }
