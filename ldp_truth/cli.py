@@ -21,7 +21,7 @@ from . import __version__, registry
 from .data import Answers, dataset_table, find_data_root
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
-                                  RandomizedResponse, TwoLayer)
+                                  RandomizedResponse, TwoLayer, check_spec, with_max_answers)
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
                               replace_folder, write_report)
@@ -29,8 +29,8 @@ from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIAL
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'METHODS',
            'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError', 'read_answers',
-           'mechanism_kind', 'build_mechanism', 'sidecar_path', 'read_sidecar', 'privatize_file', 'infer_file',
-           'infer_parquet', 'audit_table', 'budget_file', 'main']
+           'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'spec_file', 'sidecar_path', 'read_sidecar',
+           'privatize_file', 'infer_file', 'infer_parquet', 'audit_table', 'budget_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -136,14 +136,14 @@ _NEEDS = {
     "mf": {"domain"},
     "gaussian-exp": set(),
 }
-_ALLOWS = {
-    "rr": set(),
-    "rr-null": set(),
-    "one-layer": set(),
+_ALLOWS = {  # --max-answers: the most answers a worker may give (two-layer: ε is set for it)
+    "rr": {"max_answers"},
+    "rr-null": {"max_answers"},
+    "one-layer": {"max_answers"},
     "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"},
-    "laplace": {"epsilon", "paper_epsilon"},
-    "mf": {"epsilon", "paper_epsilon", "d"},
-    "gaussian-exp": {"lam2", "epsilon", "domain"},
+    "laplace": {"epsilon", "paper_epsilon", "max_answers"},
+    "mf": {"epsilon", "paper_epsilon", "d", "max_answers"},
+    "gaussian-exp": {"lam2", "epsilon", "domain", "max_answers"},
 }
 _ONE_OF = {
     "two-layer": ("epsilon", "paper_epsilon"),
@@ -179,8 +179,6 @@ def _check_options(name: str, given: dict, role: str = "--mechanism") -> None:
             f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
             "(the paper's parameterisation), not both"
         )
-    if "max_answers" in have and "epsilon" not in have:
-        raise UsageError("--max-answers goes with --epsilon")
     if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
         raise UsageError(
             "--epsilon with --mechanism gaussian-exp needs --domain (its range is the "
@@ -196,7 +194,7 @@ def _domain_array(domain) -> np.ndarray:
     return d
 
 # %% ../nbs/07_cli.ipynb #42f64453
-def build_mechanism(
+def _mechanism(
     name: str,
     n_classes: Optional[int] = None,
     epsilon: Optional[float] = None,
@@ -208,6 +206,7 @@ def build_mechanism(
     max_answers: Optional[int] = None,
     secure: bool = False,
     seed: Optional[int] = None,
+    classes: Optional[Sequence] = None,
 ) -> Mechanism:
     "The mechanism `name` (of MECHANISMS) from command-line values; categorical need `n_classes`."
     mechanism_kind(name)
@@ -225,16 +224,18 @@ def build_mechanism(
     )
     paper = paper_epsilon is not None
     if name in ("rr", "rr-null"):
-        return RandomizedResponse(epsilon, n_classes, null=name == "rr-null", secure=secure)
+        return RandomizedResponse(
+            epsilon, n_classes, null=name == "rr-null", secure=secure, classes=classes
+        )
     if name == "one-layer":
-        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure)
+        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure, classes=classes)
     if name == "two-layer":
         if paper:
             return TwoLayer.from_paper(
-                paper_epsilon, n_classes, a=0.0 if a is None else a, secure=secure
+                paper_epsilon, n_classes, a=a, secure=secure, classes=classes
             )
         return TwoLayer.from_epsilon(
-            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure
+            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure, classes=classes
         )
     if name == "gaussian-exp":
         if lam2 is not None:
@@ -249,6 +250,65 @@ def build_mechanism(
     if paper:
         return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
     return BoundedMatrixFactorization(epsilon, d, dom, rng=seed, secure=secure)
+
+# %% ../nbs/07_cli.ipynb #e4b382e6
+def build_mechanism(
+    name: str, n_classes: Optional[int] = None, max_answers: Optional[int] = None, **options
+) -> Mechanism:
+    "The mechanism `name` from command-line values (as `_mechanism`), capped at `max_answers`."
+    m = _mechanism(name, n_classes, max_answers=max_answers, **options)
+    return with_max_answers(m, max_answers)
+
+# %% ../nbs/07_cli.ipynb #42477e52
+def make_spec(
+    mechanism: str,
+    classes: Optional[Sequence[str]] = None,
+    n_classes: Optional[int] = None,
+    max_answers: Optional[int] = None,
+    **options,
+) -> dict:
+    "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
+    kind = mechanism_kind(mechanism)
+    named = _classes(classes, n_classes)
+    if kind == "categorical" and named is None:
+        raise UsageError(
+            f"--classes (or --n-classes) is required with --mechanism {mechanism}: the classes are "
+            "declared before any answer is seen, never read from the answers"
+        )
+    if kind == "continuous" and named is not None:
+        raise UsageError(
+            f"--classes and --n-classes apply to categorical mechanisms, not to {mechanism}"
+        )
+    n = None if named is None else len(named)
+    m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
+    return m.spec(max_answers)
+
+# %% ../nbs/07_cli.ipynb #3af44692
+def read_spec(path) -> dict:
+    "The spec in the JSON file `path`, checked (complete, unedited, a known mechanism)."
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"--spec {str(p)!r} is not a file")
+    try:
+        spec = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"--spec {str(p)!r} is not JSON ({e})") from None
+    try:
+        return check_spec(spec)
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"--spec {str(p)!r}: {e}") from None
+
+# %% ../nbs/07_cli.ipynb #8726e88b
+def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
+    "Write the spec of `mechanism` (command-line values) to `out` as JSON, or to standard output."
+    out = _output_file(out)
+    spec = make_spec(mechanism, classes, n_classes, **options)
+    text = json.dumps(spec, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        _write_atomic(out, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return spec
 
 # %% ../nbs/07_cli.ipynb #c0000012
 def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Optional[list]:
@@ -774,6 +834,13 @@ EXAMPLES = {
         "List the datasets found, with their size and the number of tasks with ground truth.",
         "ldp-truth datasets --data ../shared/datasets",
     ),
+    "spec": (
+        "Before any answer is collected: declare the mechanism, its options, the answers' domain "
+        "(classes in order, or numeric bounds) and the ε per answer (and per worker with "
+        "--max-answers), as a JSON spec with a hash; privatize and infer run on it.",
+        "ldp-truth spec --mechanism rr --epsilon 1 --classes cat,dog,bird -o spec.json\n  "
+        "ldp-truth spec --mechanism laplace --epsilon 2 --domain 1:5 --max-answers 50 -o spec.json",
+    ),
     "privatize": (
         "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP "
         "mechanism whose ε holds per answer; ids are kept, and OUT.csv.json beside the output "
@@ -825,7 +892,7 @@ def _parser() -> argparse.ArgumentParser:
         "(numeric).",
     )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
-    names = "{datasets,privatize,infer,audit,budget,report}"
+    names = "{datasets,spec,privatize,infer,audit,budget,report}"
     sub = p.add_subparsers(dest="command", required=True, metavar=names)
     r = _subcommand(
         sub,
@@ -873,6 +940,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     d = _subcommand(sub, "datasets", "list the datasets found, with their sizes")
     d.add_argument("--data", default=None, help=_DATA_HELP)
+    s = _subcommand(sub, "spec", "declare the mechanism, its domain and ε before any answer exists")
+    _mechanism_options(s)
+    _class_options(s)
+    s.add_argument(
+        "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
+    )
     pr = _subcommand(
         sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)"
     )
@@ -1022,6 +1095,14 @@ def _run(args: argparse.Namespace) -> None:
             dataset_table(root).to_string(index=False)
             if root
             else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
+        )
+    elif args.command == "spec":
+        spec_file(
+            args.output,
+            args.mechanism,
+            args.classes,
+            args.n_classes,
+            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
         )
     elif args.command == "privatize":
         privatize_file(
