@@ -1418,7 +1418,7 @@ def _check_grid(domain) -> np.ndarray:
     return d
 
 # %% ../nbs/04_mechanisms.ipynb #i37geo003
-@documented(n_classes="the number of grid values (a categorical answer's class i is domain[i])")
+@documented()
 class Geometric(Mechanism):
     "Two-sided geometric (discrete Laplace) noise in whole steps of a declared grid, clamped to it."
 
@@ -1432,7 +1432,7 @@ class Geometric(Mechanism):
         secure: bool = False,  # noise from OpenDP's exact discrete Laplace sampler
     ):
         self.epsilon, self.domain = check_positive(epsilon, "epsilon"), _check_grid(domain)
-        self.n_classes, self.secure = len(self.domain), bool(secure)
+        self.secure = bool(secure)
 
     def _spec_params(self) -> dict:
         return {"epsilon": self.epsilon}
@@ -1443,13 +1443,13 @@ class Geometric(Mechanism):
 
     def transition_matrix(self) -> np.ndarray:
         "P[i, j] = Pr(output domain[j] | input domain[i])."
-        return geometric_matrix(self.epsilon, self.n_classes - 1)
+        return geometric_matrix(self.epsilon, len(self.domain) - 1)
 
     def _steps(self, values: np.ndarray) -> np.ndarray:
         "Grid values as steps 0..n above low; a value off the grid raises."
         v, d = np.asarray(values, dtype=np.float64), self.domain
         i = (v - d[0]) / (d[1] - d[0])
-        bad = (i != np.round(i)) | (i < 0) | (i > self.n_classes - 1)
+        bad = (i != np.round(i)) | (i < 0) | (i > len(d) - 1)
         if bad.any():
             raise ValueError(
                 f"values {np.unique(v[bad])[:5]} are not on the grid {d[0]:g}..{d[-1]:g} "
@@ -1459,7 +1459,7 @@ class Geometric(Mechanism):
 
     def _noisy(self, steps: np.ndarray, rng) -> np.ndarray:
         "steps + two-sided geometric noise, clamped to 0..n."
-        n = self.n_classes - 1
+        n = len(self.domain) - 1
         if self.secure:
             dp = _opendp()
             m = dp.m.make_laplace(
@@ -1476,7 +1476,7 @@ class Geometric(Mechanism):
         if not isinstance(answers, Answers):
             raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
         if answers.kind == "categorical":
-            _check_answers(answers, "categorical", self.n_classes)
+            _check_answers(answers, "categorical", len(self.domain))
             return answers.with_values(self._noisy(answers.value.astype(np.int64), self._rng(rng)))
         return answers.with_values(self.domain[self._noisy(self._steps(answers.value), self._rng(rng))])
 
