@@ -17,13 +17,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .mechanisms import check_spec
+from .mechanisms import (check_spec, p_flip_from_epsilon, two_layer_epsilon_limit,
+                                  two_layer_epsilon_per_answer)
 from .privacy import epsilon_lower_bound
 
 # %% auto #0
 __all__ = ['BROWSERS', 'OFFLINE', 'T', 'ITEM_COLUMNS', 'SUPPORTED', 'client_source', 'chromium_path', 'chromium_available',
            'in_chromium', 'client_page', 'browser_counts', 'realised_epsilon', 'channel_pvalues',
-           'counts_epsilon_lower_bound', 'client_check', 'read_items', 'task_page', 'write_task_page']
+           'counts_epsilon_lower_bound', 'client_check', 'read_items', 'task_page']
 
 # %% ../nbs/14_browser.ipynb #i37b005
 def client_source() -> str:
@@ -108,24 +109,24 @@ def browser_counts(page, spec: dict, n: int) -> np.ndarray:
 
 # %% ../nbs/14_browser.ipynb #i37b019
 def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
-    "(lowest, highest) exact ε of the channel the browser runs, its probability off by ≤ η relative."
+    "(lowest, highest) exact ε of the channel the browser runs, its probabilities off by ≤ η relative."
     p, d = spec["params"], spec["domain"]
-    if spec["mechanism"] == "geometric":
+    moved = (1 - eta, 1 + eta)
+    if spec["mechanism"] == "geometric":  # the channel of α' = α(1 ± η) has exact ε n ln(1/α')
         n = (d["high"] - d["low"]) // d["step"]
-        ln_alpha = -p["epsilon"] / n  # the channel of α' has exact ε = n ln(1/α')
-        return tuple(n * -(ln_alpha + math.log1p(s * eta)) for s in (1, -1))
-    k = len(d["classes"]) + (spec["null"] is not None)
-    if spec["mechanism"] == "two-layer":
-        q = np.array([p["a"], p["b"]])  # the extreme flip probabilities a worker may draw
-    elif spec["mechanism"] == "one-layer":
-        q = np.array([p["p_flip"]])
-    else:
-        t = (k - 1) * math.exp(-p["epsilon"])
-        q = np.array([t / (1 + t)])
-    q = np.concatenate([q * (1 - eta), q * (1 + eta)])
-    with np.errstate(divide="ignore"):
-        eps = np.log((1 - q) * (k - 1) / q)  # a flip channel's exact ε
-    return float(eps.min()), float(eps.max())
+        eps = [p["epsilon"] - n * math.log(s) for s in moved]
+    elif spec["mechanism"] == "two-layer":  # p_u ~ U(a', b'), a and b moved by η
+        k, M = len(d["classes"]), spec["max_answers"]
+        eps = [
+            two_layer_epsilon_limit(p["a"] * s, p["b"] * t, k) if M is None
+            else two_layer_epsilon_per_answer(p["a"] * s, p["b"] * t, k, M)
+            for s in moved for t in moved
+        ]
+    else:  # a flip channel: keep 1 − q, each other symbol q/(k−1); ε = ln((1−q)(k−1)/q)
+        k = len(d["classes"]) + (spec["null"] is not None)
+        q = p["p_flip"] if spec["mechanism"] == "one-layer" else p_flip_from_epsilon(p["epsilon"], k)
+        eps = [math.log((1 - q * s) * (k - 1) / (q * s)) for s in moved]
+    return min(eps), max(eps)
 
 # %% ../nbs/14_browser.ipynb #i37b023
 def channel_pvalues(counts, P) -> np.ndarray:
@@ -154,7 +155,7 @@ def client_check(
     n: int = 10**5,  # draws per input symbol
     source: Optional[str] = None,  # the client's source (default: the shipped ldp_truth.js)
     alarm: float = 1e-4,  # chi-square alarm level, divided by the number of rows tested
-    alpha: float = 0.01,  # 1 − confidence of the auditor's lower bound on ε
+    alpha: float = 1e-4,  # 1 − confidence of the auditor's lower bounds on ε, over all specs
 ) -> pd.DataFrame:
     "In Chromium: n draws per input of every spec; chi-square vs its channel and the auditor's ε bound."
     def draw(browser):
@@ -165,7 +166,7 @@ def client_check(
     level = alarm / sum(len(P) for _, P in specs)
     rows = []
     for (spec, P), c in zip(specs, counts):
-        p, low = channel_pvalues(c, P).min(), counts_epsilon_lower_bound(c, alpha)
+        p, low = channel_pvalues(c, P).min(), counts_epsilon_lower_bound(c, alpha / len(specs))
         rows.append((spec["mechanism"], len(P), spec["epsilon_per_answer"], p, p >= level, low,
                      low <= spec["epsilon_per_answer"]))
     columns = ["mechanism", "symbols", "epsilon", "min_p", "chi2_ok", "eps_lower", "audit_ok"]
@@ -223,11 +224,3 @@ def task_page(spec: dict, items, question: str, post: Optional[str] = None) -> s
     if post is not None and not str(post).startswith(("http://", "https://")):
         raise ValueError(f"post must be an http:// or https:// URL, got {post!r}")
     return _page_html(spec, read_items(items), question, post)
-
-# %% ../nbs/14_browser.ipynb #i37b033
-def write_task_page(spec_path, items, question: str, output, post: Optional[str] = None) -> Path:
-    "Write `task_page` for the spec JSON file `spec_path` to `output`; the path written."
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    out = Path(output)
-    out.write_text(task_page(spec, items, question, post), encoding="utf-8")
-    return out

@@ -214,11 +214,11 @@ function channel(spec) {
   if (spec.mechanism === "rr" || withNull) {
     const t = (k - 1) * Math.exp(-positive(p.epsilon, "params.epsilon"));
     const q = t / (1 + t);
-    return { inputs: k, outputs: k, draw: (x, random) => flip(x, q, k, random) };
+    return { inputs: k, outputs: k, flip: q, draw: (x, random) => flip(x, q, k, random) };
   }
   if (spec.mechanism === "one-layer") {
     const q = probability(p.p_flip, "params.p_flip", (K - 1) / K);
-    return { inputs: K, outputs: K, draw: (x, random) => flip(x, q, K, random) };
+    return { inputs: K, outputs: K, flip: q, draw: (x, random) => flip(x, q, K, random) };
   }
   // two-layer: each worker draws p_u ~ U(a, b) once (here on a grid of 2^53 points) and keeps it
   const a = probability(p.a, "params.a", 1), b = probability(p.b, "params.b", 1);
