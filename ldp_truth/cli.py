@@ -693,7 +693,7 @@ def page_file(spec_path, items, question: str, out, post: Optional[str] = None) 
 # %% ../nbs/07_cli.ipynb #i37cli002
 def _page_parser(sub) -> None:
     "The `page` sub-command and its arguments."
-    g = _subcommand(sub, "page", "a self-contained task page that privatizes in the worker's browser")
+    g = _subcommand(sub, "page", "a self-contained task page: answers privatized in the browser")
     g.add_argument("spec", metavar="SPEC.json", help="the spec, as `ldp-truth spec` writes it")
     g.add_argument(
         "--items", required=True, metavar="ITEMS.csv", help="a task column (ids), optionally text"
@@ -868,7 +868,8 @@ EXAMPLES = {
         "One self-contained HTML task page for a spec: the worker id from ?worker=, one question "
         "per item, each answer randomized in the worker's browser before it is sent (a download or "
         "--post URL) as worker,task,label,spec_hash.",
-        "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o task.html",
+        "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o "
+        "task.html",
     ),
     "privatize": (
         "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP "

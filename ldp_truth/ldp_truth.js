@@ -182,14 +182,20 @@ function positive(x, name) {
   return x;
 }
 
+function normal(p, name) {
+  if (!(p >= 2.2250738585072014e-308)) fail(`${name} gives a probability below 2^-1022 (no exact double)`);
+  return p;
+}
+
 function probability(x, name, hi) {
   if (!(typeof x === "number" && x >= 0 && x <= hi)) fail(`${name} must be a number in [0, ${hi}], got ${x}`);
   return x;
 }
 
-// The channel of a spec: how many input and output symbols, and how to draw one output. `state` holds a
-// worker's first-layer draw (two-layer only). Probabilities are computed once, in the numerically safe
-// direction (the flip probability from e^-ε, never 1 − keep: a keep probability near 1 would round to 1).
+// The channel of a spec: how many input and output symbols, and how to draw one output (`u`: the worker's
+// first-layer draw, two-layer only). Probabilities are computed once, in the numerically safe direction
+// (the flip probability from e^-ε, never 1 − keep: a keep probability near 1 would round to 1), and must
+// be normal doubles: below 2^-1022 a double loses relative precision, and at 0 the guarantee is gone.
 function channel(spec) {
   const p = spec.params || fail("the spec has no params");
   const d = spec.domain || fail("the spec has no domain");
@@ -202,7 +208,7 @@ function channel(spec) {
     if (!(d.step > 0 && Number.isInteger(n) && n >= 1)) {
       fail("domain must run from low to high > low in whole steps of step > 0");
     }
-    const alpha = Math.exp(-positive(p.epsilon, "params.epsilon") / n);
+    const alpha = normal(Math.exp(-positive(p.epsilon, "params.epsilon") / n), "params.epsilon");
     return { inputs: n + 1, outputs: n + 1, draw: (x, random) => geometricStep(x, n, alpha, random) };
   }
   if (d.kind !== "categorical" || !Array.isArray(d.classes) || d.classes.length < 2) {
@@ -212,12 +218,12 @@ function channel(spec) {
   if (withNull !== (spec.null !== null)) fail("only rr-null names a NULL label, and it must");
   const k = K + (withNull ? 1 : 0);
   if (spec.mechanism === "rr" || withNull) {
-    const t = (k - 1) * Math.exp(-positive(p.epsilon, "params.epsilon"));
+    const t = normal((k - 1) * Math.exp(-positive(p.epsilon, "params.epsilon")), "params.epsilon");
     const q = t / (1 + t);
     return { inputs: k, outputs: k, flip: q, draw: (x, random) => flip(x, q, k, random) };
   }
   if (spec.mechanism === "one-layer") {
-    const q = probability(p.p_flip, "params.p_flip", (K - 1) / K);
+    const q = normal(probability(p.p_flip, "params.p_flip", (K - 1) / K), "params.p_flip");
     return { inputs: K, outputs: K, flip: q, draw: (x, random) => flip(x, q, K, random) };
   }
   // two-layer: each worker draws p_u ~ U(a, b) once (here on a grid of 2^53 points) and keeps it
@@ -233,8 +239,12 @@ function channel(spec) {
 // why, before any answer is touched.
 export async function openSpec(spec) {
   if (spec === null || typeof spec !== "object") fail("the spec must be a JSON object");
-  if (spec.format !== FORMAT) fail(`the spec's format must be "${FORMAT}", got ${JSON.stringify(spec.format)}`);
-  if (spec.mechanism in REFUSED) fail(`this client refuses "${spec.mechanism}": ${REFUSED[spec.mechanism]}`);
+  if (spec.format !== FORMAT) {
+    fail(`the spec's format must be "${FORMAT}", got ${JSON.stringify(spec.format)}`);
+  }
+  if (Object.hasOwn(REFUSED, spec.mechanism)) {
+    fail(`this client refuses "${spec.mechanism}": ${REFUSED[spec.mechanism]}`);
+  }
   if (!SUPPORTED.includes(spec.mechanism)) {
     fail(`unknown mechanism ${JSON.stringify(spec.mechanism)}; this client runs ${SUPPORTED.join(", ")}`);
   }
@@ -296,7 +306,9 @@ export class Client {
   // Perturb one worker's answers (labels, null = no answer) and return the labels to send: null stays
   // unsent (but under rr-null every item is sent, NULL included). Refuses beyond max_answers.
   privatize(worker, answers, storage) {
-    if (typeof worker !== "string" || worker === "") fail("a worker id is needed (?worker=… in the page's address)");
+    if (typeof worker !== "string" || worker === "") {
+      fail("a worker id is needed (?worker=… in the page's address)");
+    }
     const inputs = answers.map((a) => (a === null && this.spec.null === null ? null : this.index(a)));
     const given = inputs.filter((x) => x !== null).length;
     const s = this.state(storage, worker);

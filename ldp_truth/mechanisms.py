@@ -1398,7 +1398,7 @@ class BoundedMatrixFactorization(MatrixFactorization):
 
 # %% ../nbs/04_mechanisms.ipynb #i37geo001
 def geometric_matrix(epsilon: float, n_steps: int) -> np.ndarray:
-    "Channel of geometric noise clamped to steps 0..n: α^|i−j| (1−α)/(1+α) inside, tails at the ends."
+    "Channel of geometric noise clamped to steps 0..n: α^|i−j| (1−α)/(1+α) inside, tails at ends."
     e, n = check_positive(epsilon, "epsilon"), check_count(n_steps, "n_steps", 1)
     alpha = math.exp(-e / n)
     i = np.arange(n + 1)
@@ -1463,7 +1463,9 @@ class Geometric(Mechanism):
         if self.secure:
             dp = _opendp()
             m = dp.m.make_laplace(
-                dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=n / self.epsilon
+                dp.vector_domain(dp.atom_domain(T=int)),
+                dp.l1_distance(T=int),
+                scale=n / self.epsilon,
             )
             z = np.asarray(m([0] * len(steps)), dtype=np.int64) if len(steps) else steps * 0
         else:
@@ -1472,19 +1474,20 @@ class Geometric(Mechanism):
         return np.clip(steps + z, 0, n)
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
-        "Categorical answers: class i is domain[i], classes out; continuous: grid values in and out."
+        "Categorical answers: class i is domain[i], classes out; continuous: grid values in, out."
         if not isinstance(answers, Answers):
             raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
         if answers.kind == "categorical":
             _check_answers(answers, "categorical", len(self.domain))
             return answers.with_values(self._noisy(answers.value.astype(np.int64), self._rng(rng)))
-        return answers.with_values(self.domain[self._noisy(self._steps(answers.value), self._rng(rng))])
+        steps = self._noisy(self._steps(answers.value), self._rng(rng))
+        return answers.with_values(self.domain[steps])
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's grid values (NaN = NULL stays NULL), perturbed."
         v = np.asarray(values, dtype=np.float64)
         if v.ndim != 1:
-            raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
+            raise ValueError(f"values must be one worker's 1-D vector over tasks, got {v.shape}")
         out, ok = v.copy(), ~np.isnan(v)
         out[ok] = self.domain[self._noisy(self._steps(v[ok]), self._rng(rng))]
         return out

@@ -207,7 +207,9 @@ MECHANISMS = {
             "continuous",
             lambda e, ds: GaussianExpVariance(e, _domain(ds)),
         ),
-        MechanismEntry("Geometric", "geometric", "continuous", lambda e, ds: Geometric(e, _grid(ds))),
+        MechanismEntry(
+            "Geometric", "geometric", "continuous", lambda e, ds: Geometric(e, _grid(ds))
+        ),
     ]
 }
 
