@@ -14,22 +14,15 @@ import pandas as pd
 import scipy.sparse as sp
 
 from .data import (Answers, RngLike, as_generator, check_choice, check_count,
-                            check_nonnegative, check_positive, check_positive_or_inf, check_real,
-                            documented)
+                            check_nonnegative, check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
-                               class_counts, concave_skills, crh_loss, crh_weights, e_step,
-                               has_answers, huber_rho, huber_step, in_blocks, largest_change,
-                               moderated_scale, normalise_confusion, observed_counts, onehot,
-                               posterior_sums, robust_scale, row_view, softmax_rows, sort_by_task,
-                               sorted_weighted_median, task_blocks, task_mad, task_mean,
-                               task_median, task_std, vote_shares)
+                               class_counts, concave_skills, e_step, has_answers, in_blocks,
+                               normalise_confusion, observed_counts, onehot, posterior_sums,
+                               row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'CRH_LOSSES', 'CRH_CAPS',
-           'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene',
-           'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'Mean', 'Median',
-           'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -1113,7 +1106,14 @@ class WeightedVote(Aggregator):
         self.weights_, self.skills_, self.n_iter_ = w, accuracy, it + 1
         self.change_, self.converged_ = changed, changed == 0
 
-# %% ../nbs/03_inference.ipynb #912847b6
+# %% ../nbs/03c_continuous.ipynb #318ac070
+from .data import check_positive
+from .kernels import (crh_loss, crh_weights, huber_rho, huber_step, largest_change,
+                               moderated_scale, robust_scale, sort_by_task, sorted_weighted_median,
+                               task_mad, task_mean, task_median, task_std)
+
+
+# %% ../nbs/03c_continuous.ipynb #912847b6
 @documented(labels_="each task's mean answer (NaN: no answers)")
 class Mean(Aggregator):
     "Each task gets the plain mean of its answers."
@@ -1126,7 +1126,7 @@ class Mean(Aggregator):
     def _fit(self, A: Answers):
         self.labels_ = task_mean(A.task, A.value, A.n_tasks)
 
-# %% ../nbs/03_inference.ipynb #62202016
+# %% ../nbs/03c_continuous.ipynb #62202016
 @documented(labels_="each task's median answer (NaN: no answers)")
 class Median(Aggregator):
     "Each task gets the median of its answers (robust to a minority of outliers)."
@@ -1139,7 +1139,7 @@ class Median(Aggregator):
     def _fit(self, A: Answers):
         self.labels_ = task_median(sort_by_task(A.task, A.value, A.n_tasks))
 
-# %% ../nbs/03_inference.ipynb #1c3c05b8
+# %% ../nbs/03c_continuous.ipynb #1c3c05b8
 @documented(
     labels_="each task's q-weighted mean answer (NaN: no answers)",
     skills_="each worker's confidence q ∝ 1/σ, summing to 1 (Eq. 2)",
@@ -1196,7 +1196,7 @@ class ConfidenceWeightedMean(Aggregator):
         )
         self.converged_ = change <= self.tol
 
-# %% ../nbs/03_inference.ipynb #1200f537
+# %% ../nbs/03c_continuous.ipynb #1200f537
 CRH_LOSSES = ("squared", "absolute", "huber")
 CRH_CAPS = {
     "absolute": 1.0,
@@ -1214,7 +1214,7 @@ def _check_cap(cap, loss: str) -> float:
         )
     return check_positive_or_inf(cap, "cap")
 
-# %% ../nbs/03_inference.ipynb #fc592422
+# %% ../nbs/03c_continuous.ipynb #fc592422
 class _LocalCRH:
     "CRH's per-round statistics of answers in memory (on Dask: `DaskAnswers`' crh_*, vote_*)."
 
@@ -1295,7 +1295,7 @@ class _LocalCRH:
         with np.errstate(invalid="ignore"):
             return self.labels, self.scores / self.scores.sum(1, keepdims=True)
 
-# %% ../nbs/03_inference.ipynb #6ff9e92c
+# %% ../nbs/03c_continuous.ipynb #6ff9e92c
 @documented(
     labels_="each task's truth: weighted-vote class index, weighted median or mean (-1/NaN: none)",
     proba_="categorical answers: tasks × classes, each task's weighted vote shares",
@@ -1367,7 +1367,7 @@ class CRH(Aggregator):
         self.weights_, self.skills_ = weights, weights
         self.n_iter_, self.change_, self.converged_ = n_iter, change, bool(converged)
 
-# %% ../nbs/03_inference.ipynb #aa9f4a0a
+# %% ../nbs/03c_continuous.ipynb #aa9f4a0a
 @documented(
     labels_="each task's posterior-mean truth, in the answers' units (NaN: no answers)",
     variances_="each worker's noise variance σ_w² in z-score units (posterior mode)",
@@ -1463,7 +1463,7 @@ class GTM(Aggregator):
         self.variances_, self.skills_, self.n_iter_, self.change_ = var, 1 / var, steps, change
         self.converged_ = change <= self.tol
 
-# %% ../nbs/03_inference.ipynb #a52fe4c9
+# %% ../nbs/03c_continuous.ipynb #a52fe4c9
 def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     "SQUAREM's jump (Varadhan & Roland 2008) from three EM iterates; variances kept ≥ 0."
     r = [b - a for a, b in zip(x0, x1)]

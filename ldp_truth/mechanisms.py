@@ -27,11 +27,11 @@ __all__ = ['NULL_LABEL', 'SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'rr_ke
            'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio', 'two_layer_epsilon_marginal',
            'two_layer_epsilon_per_answer', 'two_layer_bounds', 'two_layer_epsilon_limit', 'laplace_scale',
            'laplace_scale_paper', 'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse',
-           'OneLayer', 'TwoLayer', 'LaplacePerturbation', 'exp_variance_epsilon_unknown', 'exp_variance_lam2',
-           'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization',
-           'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon', 'BoundedMatrixFactorization',
-           'geometric_matrix', 'Geometric', 'canonical_json', 'spec_hash', 'with_max_answers', 'check_spec',
-           'mechanism_from_spec']
+           'OneLayer', 'TwoLayer', 'outside_domain', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
+           'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
+           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
+           'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric', 'canonical_json', 'spec_hash',
+           'with_max_answers', 'check_spec', 'mechanism_from_spec']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -832,7 +832,7 @@ class TwoLayer(_FlipMechanism):
         )
 
 # %% ../nbs/04_mechanisms.ipynb #a38f0615
-def _outside(values: np.ndarray, domain: np.ndarray, interval: bool) -> np.ndarray:
+def outside_domain(values: np.ndarray, domain: np.ndarray, interval: bool) -> np.ndarray:
     "Which values lie outside Γ: not one of its values, or (`interval`) outside [min Γ, max Γ]."
     if interval:
         return (values < domain[0]) | (values > domain[-1])
@@ -848,7 +848,7 @@ def _domain_values(answers: Answers, domain: np.ndarray, interval: bool = False)
                 "class index c maps to domain[c]"
             )
         return domain[answers.value]
-    bad = _outside(answers.value, domain, interval)
+    bad = outside_domain(answers.value, domain, interval)
     if bad.any():
         raise ValueError(
             f"values {np.unique(answers.value[bad])[:5]} are outside the domain {domain}"
@@ -862,7 +862,7 @@ def _worker_domain_vector(values, domain: np.ndarray, interval: bool = False) ->
     if v.ndim != 1:
         raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
     ok = ~np.isnan(v)
-    bad = _outside(v[ok], domain, interval)
+    bad = outside_domain(v[ok], domain, interval)
     if bad.any():
         raise ValueError(f"values {np.unique(v[ok][bad])[:5]} are outside the domain {domain}")
     return v
@@ -917,7 +917,7 @@ class LaplacePerturbation(Mechanism):
     ) -> None:
         "Set the noise scale, the NULL filling and the exact ε."
         if not (null_fill is None or null_fill == "uniform"):
-            if isinstance(null_fill, str) or _outside(
+            if isinstance(null_fill, str) or outside_domain(
                 np.array([check_real(null_fill, "null_fill")]), domain, interval
             ).any():
                 raise ValueError(
@@ -1664,8 +1664,8 @@ def _same(a, b) -> bool:
     return a == b and type(a) is type(b)
 
 # %% ../nbs/04_mechanisms.ipynb #16e19be1
-def mechanism_from_spec(spec: dict, secure: bool = False) -> Mechanism:
-    "The mechanism a spec declares (checked, then rebuilt: it must give back the same spec)."
+def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
+    "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
     check_spec(spec)
     params = spec["params"] if isinstance(spec["params"], dict) else {}
     candidates = SPEC_MECHANISMS[spec["mechanism"]]
@@ -1675,8 +1675,7 @@ def mechanism_from_spec(spec: dict, secure: bool = False) -> Mechanism:
     )
     kw = {**params, **fixed, **_domain_kwargs(spec["domain"], cls)}
     takes = inspect.signature(cls.__init__).parameters
-    if "secure" in takes:
-        kw["secure"] = secure
+    kw.update({k: v for k, v in (("secure", secure), ("rng", rng)) if k in takes})
     if "max_answers" in takes:
         kw["max_answers"] = spec["max_answers"]
     try:

@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 # %% auto #0
-__all__ = ['ArrayOrSeries', 'UNANSWERED', 'unanswered_mask', 'masked_pairs', 'accuracy', 'error_rate', 'mae', 'error_rate_change',
-           'mae_change']
+__all__ = ['ArrayOrSeries', 'UNANSWERED', 'unanswered_mask', 'masked_pairs', 'accuracy', 'error_rate', 'agreement', 'mae',
+           'error_rate_change', 'mae_change']
 
 # %% ../nbs/02_metrics.ipynb #503f0190
 ArrayOrSeries = Union[np.ndarray, pd.Series, list]
@@ -103,6 +103,17 @@ def accuracy(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong
 def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
     "1 − accuracy: the share of tasks with truth predicted wrong or not at all (KDD'18 Eq. 6)."
     return 1.0 - accuracy(pred, truth, unanswered)
+
+# %% ../nbs/02_metrics.ipynb #98d92547
+def agreement(ours: ArrayOrSeries, theirs: ArrayOrSeries) -> float:
+    "The share of `ours`' tasks on which `theirs` gives the same label (Series: by task id)."
+    if isinstance(ours, pd.Series) and isinstance(theirs, pd.Series):
+        return float((ours == theirs.reindex(ours.index)).mean())
+    a, b = _as_1d(ours, "ours"), _as_1d(theirs, "theirs")
+    if a.shape != b.shape:
+        raise ValueError(f"ours and theirs must have the same shape, got {a.shape} and {b.shape}")
+    return float(np.mean(a == b))
+
 
 # %% ../nbs/02_metrics.ipynb #8d455517
 def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") -> float:
