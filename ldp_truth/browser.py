@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import shutil
+import tempfile
 import threading
 from importlib.resources import files
 from pathlib import Path
@@ -42,24 +43,34 @@ def chromium_path() -> Optional[str]:
     return next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
 
 # %% ../nbs/14_browser.ipynb #i37b010
+def _sync_playwright():
+    "Playwright's sync API, or an ImportError that says what to install."
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:
+        raise ImportError(
+            "the browser checks need Playwright for Python: pip install playwright (no browser "
+            "download: the system's Chromium is used)"
+        ) from e
+    return sync_playwright
+
+# %% ../nbs/14_browser.ipynb #i37b011
 def chromium_available() -> bool:
     "Whether Chromium and Playwright are installed; if not, print why browser checks are skipped."
     try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        print("skipped: the browser checks need Playwright: pip install 'ldp_truth[dev]'")
+        _sync_playwright()
+    except ImportError as e:
+        print(f"skipped: {e}")
         return False
     if chromium_path() is None:
         print(f"skipped: no Chromium found on PATH (looked for {', '.join(BROWSERS)})")
         return False
     return True
 
-# %% ../nbs/14_browser.ipynb #i37b011
+# %% ../nbs/14_browser.ipynb #i37b012
 def in_chromium(task: Callable[..., T]) -> T:
     "Run `task(browser)` in headless Chromium (offline, the system's), in a thread of its own."
-    from playwright.sync_api import sync_playwright
-
-    out = {}
+    sync_playwright, out = _sync_playwright(), {}
 
     def run():
         try:
@@ -79,7 +90,7 @@ def in_chromium(task: Callable[..., T]) -> T:
         raise out["error"]
     return out["value"]
 
-# %% ../nbs/14_browser.ipynb #i37b012
+# %% ../nbs/14_browser.ipynb #i37b013
 def _inline(source: str) -> str:
     "A script's source, checked to be safe to inline in an HTML <script> element."
     if "</script" in source.lower() or "<!--" in source:
@@ -87,27 +98,27 @@ def _inline(source: str) -> str:
     return source
 
 
-def client_page(browser, source: Optional[str] = None, folder: Optional[Path] = None):
+def client_page(browser, source: Optional[str] = None):
     "A page of `browser` with the client (`source`: default the shipped one) as `window.ldpTruth`."
     html = (
         f"<!doctype html><script type=module>{_inline(source or client_source())}\n"
         "window.ldpTruth = {openSpec, canonicalJSON, specHash, CryptoRandom};</script>"
     )
-    path = Path(folder or Path.home() / ".cache" / "ldp_truth") / "client.html"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
     page = browser.new_page()
-    page.goto(path.as_uri())  # file:// is a secure context: crypto.subtle works
-    page.wait_for_function("window.ldpTruth !== undefined")
+    with tempfile.TemporaryDirectory() as folder:  # a file of its own: runs may differ in source
+        path = Path(folder) / "client.html"
+        path.write_text(html, encoding="utf-8")
+        page.goto(path.as_uri())  # file:// is a secure context: crypto.subtle works
+        page.wait_for_function("window.ldpTruth !== undefined")
     return page
 
-# %% ../nbs/14_browser.ipynb #i37b013
+# %% ../nbs/14_browser.ipynb #i37b014
 def browser_counts(page, spec: dict, n: int) -> np.ndarray:
     "counts[x, y]: n draws in the page from every input symbol x (each a fresh worker)."
     counts = page.evaluate("async ([s, n]) => (await ldpTruth.openSpec(s)).counts(n)", [spec, n])
     return np.asarray(counts, dtype=np.int64)
 
-# %% ../nbs/14_browser.ipynb #i37b019
+# %% ../nbs/14_browser.ipynb #i37b020
 def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
     "(lowest, highest) exact ε of the channel the browser runs, probabilities off by ≤ η relative."
     p, d = spec["params"], spec["domain"]
@@ -129,7 +140,7 @@ def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
         eps = [math.log((1 - q * s) * (k - 1) / (q * s)) for s in moved]
     return min(eps), max(eps)
 
-# %% ../nbs/14_browser.ipynb #i37b023
+# %% ../nbs/14_browser.ipynb #i37b024
 def channel_pvalues(counts, P) -> np.ndarray:
     "Chi-square p-value of each input's output counts against its row of the channel P."
     counts, P = np.asarray(counts), np.asarray(P, dtype=np.float64)
@@ -137,7 +148,7 @@ def channel_pvalues(counts, P) -> np.ndarray:
         raise ValueError(f"counts must have the channel's shape {P.shape}, got {counts.shape}")
     return np.array([stats.chisquare(c, c.sum() * p).pvalue for c, p in zip(counts, P)])
 
-# %% ../nbs/14_browser.ipynb #i37b024
+# %% ../nbs/14_browser.ipynb #i37b025
 def counts_epsilon_lower_bound(counts, alpha: float = 0.01) -> float:
     "The auditor's (1−α) lower bound on ε from counts[x, y] (n draws per input x), over all pairs."
     counts = np.asarray(counts)
@@ -150,7 +161,7 @@ def counts_epsilon_lower_bound(counts, alpha: float = 0.01) -> float:
         for x, xp in pairs
     )
 
-# %% ../nbs/14_browser.ipynb #i37b025
+# %% ../nbs/14_browser.ipynb #i37b026
 def client_check(
     specs: list,  # (spec, transition matrix) pairs
     n: int = 10**5,  # draws per input symbol
@@ -173,7 +184,7 @@ def client_check(
     columns = ["mechanism", "symbols", "epsilon", "min_p", "chi2_ok", "eps_lower", "audit_ok"]
     return pd.DataFrame(rows, columns=columns)
 
-# %% ../nbs/14_browser.ipynb #i37b030
+# %% ../nbs/14_browser.ipynb #i37b031
 ITEM_COLUMNS = ("task", "text")
 
 
@@ -192,7 +203,7 @@ def read_items(items) -> pd.DataFrame:
         raise ValueError("items must list at least one task, each with a distinct, non-empty id")
     return df
 
-# %% ../nbs/14_browser.ipynb #i37b031
+# %% ../nbs/14_browser.ipynb #i37b032
 SUPPORTED = ("rr", "rr-null", "one-layer", "two-layer", "geometric")
 
 
@@ -215,7 +226,7 @@ def _page_html(spec: dict, items: pd.DataFrame, question: str, post: Optional[st
         template = template.replace(key, value)
     return template
 
-# %% ../nbs/14_browser.ipynb #i37b032
+# %% ../nbs/14_browser.ipynb #i37b033
 def task_page(spec: dict, items, question: str, post: Optional[str] = None) -> str:
     "A self-contained task page: privatize in the browser with `spec`, one question per item."
     spec = check_spec(spec)

@@ -1398,7 +1398,7 @@ class BoundedMatrixFactorization(MatrixFactorization):
 
 # %% ../nbs/04_mechanisms.ipynb #i37geo001
 def geometric_matrix(epsilon: float, n_steps: int) -> np.ndarray:
-    "Channel of geometric noise clamped to steps 0..n: α^|i−j| (1−α)/(1+α) inside, tails at ends."
+    "Channel of two-sided geometric noise clamped to the steps 0..n (the ends take the tails)."
     e, n = check_positive(epsilon, "epsilon"), check_count(n_steps, "n_steps", 1)
     alpha = math.exp(-e / n)
     i = np.arange(n + 1)
