@@ -100,7 +100,7 @@ def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
         )
     df = df.copy()
     for c in ANSWER_COLUMNS:
-        text = df[c].dtype == object
+        text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
         if text:
             df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
         empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
@@ -1028,10 +1028,10 @@ EXAMPLES = {
         "task.html",
     ),
     "privatize": (
-        "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP "
-        "mechanism whose ε holds per answer; ids are kept, and OUT.csv.json beside the output "
-        "tells the server the mechanism.",
-        "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n  "
+        "On the worker's side: run a spec (or a mechanism with its declared domain) on each answer "
+        "of a worker,task,label CSV or Parquet file, with fresh randomness; ids are kept, every "
+        "row carries the spec's hash, and OUT.csv.json beside the output holds the spec.",
+        "ldp-truth privatize answers.csv --spec spec.json -o private.csv\n  "
         "ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o "
         "private.csv",
     ),

@@ -9,6 +9,7 @@ import hashlib
 import inspect
 import json
 import math
+import sys
 from typing import Optional, Sequence, Union
 
 import numpy as np
@@ -24,14 +25,14 @@ from .kernels import rr_flip
 
 # %% auto #0
 __all__ = ['NULL_LABEL', 'SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'rr_keep_probability', 'rr_epsilon',
-           'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio', 'two_layer_epsilon_marginal',
-           'two_layer_epsilon_per_answer', 'two_layer_bounds', 'two_layer_epsilon_limit', 'laplace_scale',
-           'laplace_scale_paper', 'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse',
-           'OneLayer', 'TwoLayer', 'outside_domain', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
-           'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
-           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
-           'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric', 'canonical_json', 'spec_hash',
-           'with_max_answers', 'check_spec', 'mechanism_from_spec']
+           'one_layer_epsilon', 'check_epsilon', 'flip_epsilon_limit', 'p_flip_from_epsilon', 'max_log_ratio',
+           'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_bounds', 'two_layer_epsilon_limit',
+           'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class',
+           'RandomizedResponse', 'OneLayer', 'TwoLayer', 'outside_domain', 'LaplacePerturbation',
+           'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles',
+           'mf_statistics', 'mf_solve', 'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf',
+           'bounded_mf_epsilon', 'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric', 'canonical_json',
+           'spec_hash', 'with_max_answers', 'check_spec', 'mechanism_from_spec']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -93,11 +94,28 @@ def one_layer_epsilon(p_flip: float, n_classes: int) -> float:
     p = _check_p_flip(p_flip, s)
     return math.log((1 - p) * (s - 1) / p)
 
+# %% ../nbs/04_mechanisms.ipynb #dc8bfe5a
+def check_epsilon(epsilon, limit: float = math.inf, name: str = "epsilon") -> float:
+    "A finite ε > 0 no larger than `limit`, the largest the mechanism can represent; else an error."
+    e = check_positive(epsilon, name)
+    if e > limit:
+        raise ValueError(
+            f"{name}={e:g} is beyond the largest ε this mechanism represents, {limit:.6g} (its "
+            "noise would round to none: answers released unchanged); give a smaller one"
+        )
+    return e
+
+# %% ../nbs/04_mechanisms.ipynb #7dd7583c
+def flip_epsilon_limit(n_classes: int) -> float:
+    "The largest ε of a K-ary flip: (K−1)e^(−ε), the flip's scale, stays a positive normal float."
+    return math.log(_check_n_classes(n_classes) - 1) - math.log(sys.float_info.min)
+
 # %% ../nbs/04_mechanisms.ipynb #c0d65f4a
 def p_flip_from_epsilon(epsilon: float, n_classes: int) -> float:
-    "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε."
-    e, s = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
-    return (s - 1) / (math.exp(e) + s - 1)
+    "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε (no overflow)."
+    s = _check_n_classes(n_classes)
+    q = (s - 1) * math.exp(-check_epsilon(epsilon, flip_epsilon_limit(s)))
+    return q / (1 + q)
 
 # %% ../nbs/04_mechanisms.ipynb #ec459333
 def _check_p_flip(p_flip, s: int, name: str = "p_flip") -> float:
@@ -202,7 +220,7 @@ def two_layer_bounds(
 ) -> tuple:
     "(a, b) giving per-answer ε `epsilon` for any m or m ≤ max_answers; a = p^f, b per `b`."
     e, s, M = (
-        check_positive(epsilon, "epsilon"),
+        check_epsilon(epsilon, flip_epsilon_limit(n_classes)),
         _check_n_classes(n_classes),
         _check_max_answers(max_answers),
     )
@@ -225,7 +243,7 @@ def two_layer_bounds(
                 f"= {p:.6g} at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a "
                 f"small p_u: no ε holds); {keep}"
             )
-        b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (
+        b_max = min(1 / (1 + math.exp(-e) / (s - 1)), 2 * (s - 1) / s - p) * (
             1 - 1e-12
         )
         b = (
@@ -376,6 +394,7 @@ def _add_noise(
     max_answers="the most answers per worker for which epsilon holds (None: any number)",
     classes="categorical: the declared class labels in order (None: 0..n_classes−1)",
     spec_name="the mechanism's name in a spec and on the command line (e.g. 'rr')",
+    epsilon_paper="built by a paper's parameterisation: the paper's number (None otherwise)",
 )
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
@@ -387,6 +406,7 @@ class Mechanism:
     max_answers: Optional[int] = None
     classes: Optional[np.ndarray] = None
     spec_name: Optional[str] = None
+    epsilon_paper: Optional[float] = None
 
     def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
         "Refuse a worker with over `max_answers` answers: `epsilon` would not hold for them."
@@ -454,12 +474,16 @@ class Mechanism:
     def __repr__(self):
         args = ", ".join(
             f"{k}={_readable(v)!r}"
-            for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items()
+            for k, v in {"epsilon": self.epsilon, **self._repr_args(), **self._paper()}.items()
         )
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
     def _repr_args(self) -> dict:
         return {}
+
+    def _paper(self) -> dict:
+        "The paper's number, when the mechanism was built by its paper's parameterisation."
+        return {} if self.epsilon_paper is None else {"epsilon_paper": self.epsilon_paper}
 
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
 @documented()
@@ -612,6 +636,7 @@ def with_null_class(classes) -> np.ndarray:
 @documented(
     n_symbols="the output symbols: n_classes, plus one with null=True",
     p_keep="the chance that an answer is reported unchanged",
+    p_flip="the chance that an answer is replaced, computed without rounding (even below 1e-16)",
 )
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9); `null=True`: NULL a symbol (Sun eq. 8)."
@@ -641,10 +666,14 @@ class RandomizedResponse(_FlipMechanism):
         if self.null and self.classes is not None:
             with_null_class(self.classes)  # NULL must not be one of the classes
         self.n_symbols = self.n_classes + self.null
-        self.p_keep = rr_keep_probability(self.epsilon, self.n_symbols)
+        self.p_flip = p_flip_from_epsilon(self.epsilon, self.n_symbols)
 
     def _worker_p(self, n_workers, rng, secure):
-        return np.full(n_workers, 1 - self.p_keep)
+        return np.full(n_workers, self.p_flip)
+
+    @property
+    def p_keep(self) -> float:
+        return 1 - self.p_flip
 
     @property
     def spec_name(self) -> str:
@@ -658,7 +687,7 @@ class RandomizedResponse(_FlipMechanism):
 
     def transition_matrix(self) -> np.ndarray:
         "P[x, y]; with null=True the NULL symbol is index n_classes (last row/column)."
-        return _flip_matrix(1 - self.p_keep, self.n_symbols)
+        return _flip_matrix(self.p_flip, self.n_symbols)
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Perturb every answer; null=True: every (worker, task) cell, NULL kept as class n_classes."
@@ -676,7 +705,7 @@ class RandomizedResponse(_FlipMechanism):
         g = self._rng(rng)
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = answers.value
-        out = _flip(cells, 1 - self.p_keep, K + 1, g, self.secure)
+        out = _flip(cells, self.p_flip, K + 1, g, self.secure)
         return Answers(
             np.repeat(np.arange(W), T),
             np.tile(np.arange(T), W),
@@ -695,7 +724,7 @@ class RandomizedResponse(_FlipMechanism):
             return super().privatize_worker(values, rng)
         v = _class_vector(values, self.n_classes)
         x = np.where(np.isnan(v), self.n_classes, v).astype(np.int64)
-        out = _flip(x, 1 - self.p_keep, self.n_symbols, self._rng(rng), self.secure).astype(
+        out = _flip(x, self.p_flip, self.n_symbols, self._rng(rng), self.secure).astype(
             np.float64
         )
         out[out == self.n_classes] = np.nan
@@ -736,11 +765,6 @@ class OneLayer(_FlipMechanism):
 
     def _repr_args(self):
         return dict(p_flip=self.p_flip, n_classes=self.n_classes)
-
-# %% ../nbs/04_mechanisms.ipynb #9df3316b
-def _paper_args(mech) -> dict:
-    "The paper's number, when the mechanism was built by its paper name."
-    return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
 
 # %% ../nbs/04_mechanisms.ipynb #173c907e
 @documented(
@@ -794,7 +818,9 @@ class TwoLayer(_FlipMechanism):
     ) -> "TwoLayer":
         "Li et al.'s (a+b)/2 = p^f (Theorem 6.4), Theorem 6.3's ε = epsilon_paper; a: lowest valid."
         s = _check_n_classes(n_classes)
-        p = (s - 1) / (math.exp(check_nonnegative(epsilon_paper, "epsilon_paper")) + s - 1)
+        e = check_nonnegative(epsilon_paper, "epsilon_paper")
+        e = check_epsilon(e, flip_epsilon_limit(s), "epsilon_paper") if e else 0.0
+        p = p_flip_from_epsilon(e, s) if e else (s - 1) / s
         lowest = max(0.0, 2 * p - 1)
         a = lowest if a is None else check_real(a, "a")
         if not lowest <= a <= p:
@@ -828,7 +854,6 @@ class TwoLayer(_FlipMechanism):
             b=self.b,
             n_classes=self.n_classes,
             max_answers=self.max_answers,
-            **_paper_args(self),
         )
 
 # %% ../nbs/04_mechanisms.ipynb #a38f0615
@@ -986,7 +1011,7 @@ class LaplacePerturbation(Mechanism):
         return {"epsilon": self.epsilon, "null_fill": self.null_fill}
 
     def _repr_args(self):
-        return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
+        return dict(domain=self.domain.tolist(), null_fill=self.null_fill)
 
 # %% ../nbs/04_mechanisms.ipynb #7082e1de
 def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
@@ -996,9 +1021,9 @@ def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float
 # %% ../nbs/04_mechanisms.ipynb #eb984d0e
 def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
     "The rate λ₂ = ε²/(2Δ²) giving one-answer ε `epsilon` (unknown variance): inverts Δ√(2λ₂)."
-    return check_positive(epsilon, "epsilon") ** 2 / (
-        2 * check_positive(sensitivity, "sensitivity") ** 2
-    )
+    s = check_positive(sensitivity, "sensitivity")
+    e = check_epsilon(epsilon, s * math.sqrt(2) * math.sqrt(sys.float_info.max))
+    return (e / s) ** 2 / 2
 
 # %% ../nbs/04_mechanisms.ipynb #193510a1
 @documented(interval="any value in the domain's range is an answer (always True here)")
@@ -1255,7 +1280,7 @@ class MatrixFactorization(Mechanism):
         return {"d": self.d, "scale": self.scale}
 
     def _repr_args(self):
-        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
+        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale)
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
 def mf_huber_solve(
@@ -1339,6 +1364,11 @@ def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> floa
     )
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
+# %% ../nbs/04_mechanisms.ipynb #7f39d211
+def _inv_expm1(x: float) -> float:
+    "1/(e^x − 1) without overflow: e^(−x)/(1 − e^(−x))."
+    return math.exp(-x) / -math.expm1(-x)
+
 # %% ../nbs/04_mechanisms.ipynb #724f6775
 @documented()
 class BoundedMatrixFactorization(MatrixFactorization):
@@ -1360,14 +1390,14 @@ class BoundedMatrixFactorization(MatrixFactorization):
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
         interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
-        e, dom = check_positive(epsilon, "epsilon"), check_domain(domain)
+        e, dom = check_epsilon(epsilon, -2 * math.log(sys.float_info.min)), check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
-        self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
+        self.ridge = _inv_expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
         left = e - math.log1p(1 / self.ridge)
         if left <= 0:
             raise ValueError(
-                f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < "
+                f"ridge must exceed 1/(e^epsilon − 1) = {_inv_expm1(e):.4g} (ln(1 + 1/ridge) < "
                 f"epsilon), got {ridge}"
             )
         super().__init__(
@@ -1431,8 +1461,9 @@ class Geometric(Mechanism):
         domain,  # the declared grid: integers low, low+step, …, high
         secure: bool = False,  # noise from OpenDP's exact discrete Laplace sampler
     ):
-        self.epsilon, self.domain = check_positive(epsilon, "epsilon"), _check_grid(domain)
-        self.secure = bool(secure)
+        self.domain, self.secure = _check_grid(domain), bool(secure)
+        steps = len(self.domain) - 1  # α = e^(−ε/steps) must stay a positive normal float
+        self.epsilon = check_epsilon(epsilon, steps * -math.log(sys.float_info.min))
 
     def _spec_params(self) -> dict:
         return {"epsilon": self.epsilon}
