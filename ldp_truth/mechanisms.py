@@ -107,7 +107,7 @@ def check_epsilon(epsilon, limit: float = math.inf, name: str = "epsilon") -> fl
 
 # %% ../nbs/04_mechanisms.ipynb #7dd7583c
 def flip_epsilon_limit(n_classes: int) -> float:
-    "The largest ε of a K-ary flip: (K−1)e^(−ε), the flip's scale, stays a positive normal float."
+    "The largest ε of a K-ary flip: its flip's scale (K−1)·exp(−ε) stays a positive normal float."
     return math.log(_check_n_classes(n_classes) - 1) - math.log(sys.float_info.min)
 
 # %% ../nbs/04_mechanisms.ipynb #c0d65f4a
