@@ -37,6 +37,7 @@ setuptools.setup(
     ],
     packages=setuptools.find_packages(include=["ldp_truth", "ldp_truth.*"]),
     include_package_data=True,
+    package_data={"ldp_truth": ["*.js", "*.html"]},  # the browser client and the task page template
     python_requires=">=" + cfg["min_python"],
     install_requires=_reqs("requirements"),
     extras_require={

@@ -18,8 +18,9 @@ import numpy as np
 import pandas as pd
 
 from . import __version__, registry
+from .browser import task_page
 from .data import Answers, dataset_table, find_data_root
-from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer, check_spec, mechanism_from_spec,
                                   with_max_answers)
@@ -32,7 +33,7 @@ __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISM
            'SEEDED', 'METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError',
            'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'spec_file', 'sidecar_path',
            'read_sidecar', 'privatize_file', 'server_spec', 'infer_file', 'save_state', 'load_state', 'infer_parquet',
-           'audit_table', 'budget_file', 'main']
+           'audit_table', 'budget_file', 'page_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -198,6 +199,7 @@ _NEEDS = {
     "laplace": {"domain"},
     "mf": {"domain"},
     "gaussian-exp": set(),
+    "geometric": {"epsilon", "domain"},
 }
 _ALLOWS = {  # --max-answers: the most answers a worker may give (two-layer: ε is set for it)
     "rr": {"max_answers"},
@@ -207,6 +209,7 @@ _ALLOWS = {  # --max-answers: the most answers a worker may give (two-layer: ε 
     "laplace": {"epsilon", "paper_epsilon", "max_answers"},
     "mf": {"epsilon", "paper_epsilon", "d", "max_answers"},
     "gaussian-exp": {"lam2", "epsilon", "domain", "max_answers"},
+    "geometric": {"max_answers"},
 }
 _ONE_OF = {
     "two-layer": ("epsilon", "paper_epsilon"),
@@ -305,6 +308,8 @@ def _mechanism(
             return GaussianExpVariance(lam2=lam2, secure=secure)
         return GaussianExpVariance(epsilon, _domain_array(domain), secure=secure)
     dom = _domain_array(domain)
+    if name == "geometric":
+        return Geometric(epsilon, dom, secure=secure)
     if name == "laplace":
         if paper:
             return LaplacePerturbation.from_paper(paper_epsilon, dom, null_fill=None, secure=secure)
@@ -889,6 +894,26 @@ def budget_file(
         _write_frame(df, out)
     return df
 
+# %% ../nbs/07_cli.ipynb #i37cli001
+def page_file(spec_path, items, question: str, out, post: Optional[str] = None) -> Path:
+    "Write the task page for the spec file `spec_path` and the items CSV `items` to `out`."
+    html_text = task_page(read_spec(spec_path), items, question, post)
+    out = _output_file(out, inputs=(spec_path, items))
+    _write_atomic((out, lambda tmp: tmp.write_text(html_text, encoding="utf-8")))
+    return out
+
+# %% ../nbs/07_cli.ipynb #i37cli002
+def _page_parser(sub) -> None:
+    "The `page` sub-command and its arguments."
+    g = _subcommand(sub, "page", "a self-contained task page: answers privatized in the browser")
+    g.add_argument("spec", metavar="SPEC.json", help="the spec, as `ldp-truth spec` writes it")
+    g.add_argument(
+        "--items", required=True, metavar="ITEMS.csv", help="a task column (ids), optionally text"
+    )
+    g.add_argument("--question", required=True, help="the question asked about every item")
+    g.add_argument("--post", metavar="URL", help="POST the answers there (default: a download)")
+    g.add_argument("-o", "--output", required=True, metavar="TASK.html", help="output HTML file")
+
 # %% ../nbs/07_cli.ipynb #c0000026
 class _Parser(argparse.ArgumentParser):
     "An ArgumentParser whose errors are one line on stderr (exit status 2), without usage."
@@ -1055,6 +1080,13 @@ EXAMPLES = {
         "ldp-truth spec --mechanism rr --epsilon 1 --classes cat,dog,bird -o spec.json\n  "
         "ldp-truth spec --mechanism laplace --epsilon 2 --domain 1:5 --max-answers 50 -o spec.json",
     ),
+    "page": (
+        "One self-contained HTML task page for a spec: the worker id from ?worker=, one question "
+        "per item, each answer randomized in the worker's browser before it is sent (a download or "
+        "--post URL) as worker,task,label,spec_hash.",
+        "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o "
+        "task.html",
+    ),
     "privatize": (
         "On the worker's side: run a spec (or a mechanism with its declared domain) on each answer "
         "of a worker,task,label CSV or Parquet file, with fresh randomness; ids are kept, every "
@@ -1106,7 +1138,7 @@ def _parser() -> argparse.ArgumentParser:
         "(numeric).",
     )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
-    names = "{datasets,spec,privatize,infer,audit,budget,report}"
+    names = "{datasets,spec,page,privatize,infer,audit,budget,report}"
     sub = p.add_subparsers(dest="command", required=True, metavar=names)
     r = _subcommand(
         sub,
@@ -1160,6 +1192,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument(
         "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
     )
+    _page_parser(sub)
     pr = _subcommand(
         sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)"
     )
@@ -1326,6 +1359,8 @@ def _run(args: argparse.Namespace) -> None:
             if root
             else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
         )
+    elif args.command == "page":
+        page_file(args.spec, args.items, args.question, args.output, args.post)
     elif args.command == "spec":
         spec_file(
             args.output,

@@ -31,8 +31,8 @@ __all__ = ['NULL_LABEL', 'SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'rr_ke
            'RandomizedResponse', 'OneLayer', 'TwoLayer', 'outside_domain', 'LaplacePerturbation',
            'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles',
            'mf_statistics', 'mf_solve', 'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf',
-           'bounded_mf_epsilon', 'BoundedMatrixFactorization', 'canonical_json', 'spec_hash', 'with_max_answers',
-           'check_spec', 'mechanism_from_spec']
+           'bounded_mf_epsilon', 'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric', 'canonical_json',
+           'spec_hash', 'with_max_answers', 'check_spec', 'mechanism_from_spec']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -1426,6 +1426,107 @@ class BoundedMatrixFactorization(MatrixFactorization):
     def _repr_args(self):
         return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
 
+# %% ../nbs/04_mechanisms.ipynb #i37geo001
+def geometric_matrix(epsilon: float, n_steps: int) -> np.ndarray:
+    "Channel of two-sided geometric noise clamped to the steps 0..n (the ends take the tails)."
+    e, n = check_positive(epsilon, "epsilon"), check_count(n_steps, "n_steps", 1)
+    alpha = math.exp(-e / n)
+    i = np.arange(n + 1)
+    P = (1 - alpha) / (1 + alpha) * alpha ** np.abs(i[:, None] - i[None, :])
+    P[:, 0], P[:, n] = alpha**i / (1 + alpha), alpha ** (n - i) / (1 + alpha)
+    return P
+
+# %% ../nbs/04_mechanisms.ipynb #i37geo002
+def _check_grid(domain) -> np.ndarray:
+    "A declared integer grid: at least two integers, sorted, in equal steps."
+    d = check_domain(domain)
+    steps = np.diff(d)
+    if (d != np.round(d)).any() or (steps != steps[0]).any():
+        raise ValueError(
+            f"domain must be integers in equal steps (low, low+step, …, high), got {d[:6]}"
+        )
+    return d
+
+# %% ../nbs/04_mechanisms.ipynb #i37geo003
+@documented()
+class Geometric(Mechanism):
+    "Two-sided geometric (discrete Laplace) noise in whole steps of a declared grid, clamped to it."
+
+    discrete = True
+    spec_name = "geometric"
+
+    def __init__(
+        self,
+        epsilon: float,  # the ε per answer
+        domain,  # the declared grid: integers low, low+step, …, high
+        secure: bool = False,  # noise from OpenDP's exact discrete Laplace sampler
+    ):
+        self.domain, self.secure = _check_grid(domain), bool(secure)
+        steps = len(self.domain) - 1  # α = e^(−ε/steps) must stay a positive normal float
+        self.epsilon = check_epsilon(epsilon, steps * -math.log(sys.float_info.min))
+
+    def _spec_params(self) -> dict:
+        return {"epsilon": self.epsilon}
+
+    def _read_frame(self, df: pd.DataFrame) -> Answers:
+        "A DataFrame's labels are grid values."
+        return Answers.from_frame(df, kind="continuous")
+
+    def transition_matrix(self) -> np.ndarray:
+        "P[i, j] = Pr(output domain[j] | input domain[i])."
+        return geometric_matrix(self.epsilon, len(self.domain) - 1)
+
+    def _steps(self, values: np.ndarray) -> np.ndarray:
+        "Grid values as steps 0..n above low; a value off the grid raises."
+        v, d = np.asarray(values, dtype=np.float64), self.domain
+        i = (v - d[0]) / (d[1] - d[0])
+        bad = (i != np.round(i)) | (i < 0) | (i > len(d) - 1)
+        if bad.any():
+            raise ValueError(
+                f"values {np.unique(v[bad])[:5]} are not on the grid {d[0]:g}..{d[-1]:g} "
+                f"(step {d[1] - d[0]:g})"
+            )
+        return i.astype(np.int64)
+
+    def _noisy(self, steps: np.ndarray, rng) -> np.ndarray:
+        "steps + two-sided geometric noise, clamped to 0..n."
+        n = len(self.domain) - 1
+        if self.secure:
+            dp = _opendp()
+            m = dp.m.make_laplace(
+                dp.vector_domain(dp.atom_domain(T=int)),
+                dp.l1_distance(T=int),
+                scale=n / self.epsilon,
+            )
+            z = np.asarray(m([0] * len(steps)), dtype=np.int64) if len(steps) else steps * 0
+        else:
+            p = -math.expm1(-self.epsilon / n)  # a geometric's success probability 1 − α
+            z = rng.geometric(p, len(steps)) - rng.geometric(p, len(steps))
+        return np.clip(steps + z, 0, n)
+
+    def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
+        "Categorical answers: class i is domain[i], classes out; continuous: grid values in, out."
+        if not isinstance(answers, Answers):
+            raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
+        if answers.kind == "categorical":
+            _check_answers(answers, "categorical", len(self.domain))
+            return answers.with_values(self._noisy(answers.value.astype(np.int64), self._rng(rng)))
+        steps = self._noisy(self._steps(answers.value), self._rng(rng))
+        return answers.with_values(self.domain[steps])
+
+    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+        "One worker's grid values (NaN = NULL stays NULL), perturbed."
+        v = np.asarray(values, dtype=np.float64)
+        if v.ndim != 1:
+            raise ValueError(f"values must be one worker's 1-D vector over tasks, got {v.shape}")
+        out, ok = v.copy(), ~np.isnan(v)
+        out[ok] = self.domain[self._noisy(self._steps(v[ok]), self._rng(rng))]
+        return out
+
+    def _repr_args(self):
+        d = self.domain
+        return dict(low=int(d[0]), high=int(d[-1]), step=int(d[1] - d[0]))
+
 # %% ../nbs/04_mechanisms.ipynb #7d2f469e
 SPEC_FORMAT = "ldp_truth.spec/1"
 SPEC_FIELDS = (
@@ -1468,7 +1569,7 @@ def spec_hash(spec: dict) -> str:
 # %% ../nbs/04_mechanisms.ipynb #b2b070bc
 def _spec_domain(mech: Mechanism) -> dict:
     "The declared domain of `mech`: its classes, an integer grid, or an interval of numbers."
-    if mech.discrete:
+    if mech.discrete and getattr(mech, "domain", None) is None:  # Geometric: discrete on a grid
         return {"kind": "categorical", "classes": mech._labels().tolist()}
     d = getattr(mech, "domain", None)
     if d is None:
@@ -1536,6 +1637,7 @@ SPEC_MECHANISMS = {  # name → (class, fixed arguments), one pair per class tha
     "laplace": ((LaplacePerturbation, {}),),
     "mf": ((BoundedMatrixFactorization, {}), (MatrixFactorization, {})),  # by their params
     "gaussian-exp": ((GaussianExpVariance, {}),),
+    "geometric": ((Geometric, {}),),
 }
 
 # %% ../nbs/04_mechanisms.ipynb #1f2c13ce

@@ -15,7 +15,7 @@ from .data import Dataset
 from .inference import (CRH, GLAD, GTM, MACE, Aggregator, ConfidenceWeightedMean,
                                  DawidSkene, MajorityVote, Mean, Median, OneCoinDawidSkene,
                                  WeightedVote, channel_is_informative)
-from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
                                   TwoLayer)
 
@@ -166,6 +166,11 @@ def _domain(ds: Dataset) -> np.ndarray:
     return np.unique(ds.answers.value)
 
 
+def _grid(ds: Dataset) -> np.ndarray:
+    "The integer grid from a dataset's smallest to its largest answer (Geometric's domain)."
+    return np.arange(np.min(ds.answers.value), np.max(ds.answers.value) + 1)
+
+
 MECHANISMS = {
     e.name: e
     for e in [
@@ -213,6 +218,9 @@ MECHANISMS = {
             "gaussian-exp",
             "continuous",
             lambda e, ds: GaussianExpVariance(e, _domain(ds)),
+        ),
+        MechanismEntry(
+            "Geometric", "geometric", "continuous", lambda e, ds: Geometric(e, _grid(ds))
         ),
     ]
 }

@@ -1,0 +1,336 @@
+// ldp_truth.js: the browser client of ldp_truth. A worker's privacy rests on this file, so it is short,
+// has no dependencies, loads nothing from the network, and says why at each step.
+//
+// It takes a mechanism spec (the JSON that `ldp-truth spec` writes before any answer is collected), checks
+// that the spec is unchanged (its SHA-256 hash), and perturbs each answer on the worker's own device, so the
+// server only ever sees perturbed answers: local differential privacy with ε per answer as the spec states.
+//
+// Randomness comes only from crypto.getRandomValues (the operating system's cryptographic source). Every
+// random decision is made from random integers compared with exact binary expansions (no floating-point
+// transform of a random number), so a coin of probability p comes up with probability exactly p as stored
+// in a double; the only gap to the exact mechanism is how p itself was computed (a few units in the last
+// place, a relative error below 2^-50: the notebook 14_browser computes what that does to ε).
+
+export const FORMAT = "ldp_truth.spec/1";
+export const SUPPORTED = ["rr", "rr-null", "one-layer", "two-layer", "geometric"];
+
+// Mechanisms of the library that this client refuses, and why (shown to the requester and the worker).
+const REFUSED = {
+  laplace: "floating-point Laplace noise leaks the true value through its low bits (Mironov 2012); " +
+    "use the geometric mechanism on a declared integer grid instead",
+  "gaussian-exp": "floating-point Gaussian noise leaks the true value through its low bits " +
+    "(Mironov 2012); use the geometric mechanism on a declared integer grid instead",
+  mf: "matrix-factorisation perturbation needs floating-point Laplace noise, which leaks through its " +
+    "low bits (Mironov 2012)",
+  none: "the spec releases answers without perturbation (no privacy): nothing to do on the worker's side",
+};
+
+export class SpecError extends Error {}
+
+// ---------------------------------------------------------------------------------------------------------
+// Canonical form and hash. The requester's hash covers every field but "hash"; recomputing it here is how
+// the page notices an edited spec (a changed ε or mechanism) before anything is privatized with it. The
+// canonical form is Python's json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True) of
+// the spec with integral numbers written as integers, so both sides must write numbers and strings alike.
+
+// A number as Python writes it: integral values as integers (1.0 → "1", -0.0 → "0"); others as the
+// shortest digits that round-trip (JavaScript and Python agree on the digits), in Python's layout:
+// plain from 1e-4 up, exponent form with a sign and two digits at least below it (1e-05, 1.5e-07).
+function pyNumber(x) {
+  if (!Number.isFinite(x)) throw new SpecError(`the spec holds a number that is not finite: ${x}`);
+  if (Number.isInteger(x)) return BigInt(x).toString();
+  const [mantissa, exponent] = x.toExponential().split("e");  // no argument: the shortest digits
+  const e = parseInt(exponent, 10);
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digits = mantissa.replace("-", "").replace(".", "");
+  if (e < -4) {
+    const frac = digits.length > 1 ? "." + digits.slice(1) : "";
+    return `${sign}${digits[0]}${frac}e-${String(-e).padStart(2, "0")}`;
+  }
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;  // non-integral: digits remain
+}
+
+const SHORT_ESCAPES = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b",
+  "\f": "\\f" };
+
+// A string as Python's ensure_ascii writes it: printable ASCII as is, short escapes, everything else as
+// \uXXXX of its UTF-16 code units (lowercase hex), which is what JavaScript strings hold.
+function pyString(s) {
+  let out = '"';
+  for (const ch of s.split("")) {  // UTF-16 code units, as Python's escaping of surrogate pairs
+    const c = ch.charCodeAt(0);
+    if (ch in SHORT_ESCAPES) out += SHORT_ESCAPES[ch];
+    else if (c < 0x20 || c > 0x7e) out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+// Python sorts keys by code point; JavaScript's default sort compares UTF-16 units (different above U+FFFF).
+function byCodePoint(a, b) {
+  const x = Array.from(a, (c) => c.codePointAt(0)), y = Array.from(b, (c) => c.codePointAt(0));
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+export function canonicalJSON(value) {
+  if (value === null) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "number") return pyNumber(value);
+  if (typeof value === "string") return pyString(value);
+  if (Array.isArray(value)) return "[" + value.map(canonicalJSON).join(",") + "]";
+  if (typeof value === "object") {
+    const keys = Object.keys(value).sort(byCodePoint);
+    return "{" + keys.map((k) => pyString(k) + ":" + canonicalJSON(value[k])).join(",") + "}";
+  }
+  throw new SpecError(`the spec holds a value JSON cannot: ${typeof value}`);
+}
+
+// "sha256:<64 hex>" of the canonical form of every field but "hash".
+export async function specHash(spec) {
+  const rest = Object.fromEntries(Object.entries(spec).filter(([k]) => k !== "hash"));
+  const bytes = new TextEncoder().encode(canonicalJSON(rest));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return "sha256:" + Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Randomness. Random 32-bit words from crypto.getRandomValues, fetched in blocks (one call per 16 KiB).
+
+export class CryptoRandom {
+  constructor() {
+    this.words = new Uint32Array(4096);
+    this.next = this.words.length;
+  }
+
+  word() {
+    if (this.next === this.words.length) {
+      crypto.getRandomValues(this.words);
+      this.next = 0;
+    }
+    return this.words[this.next++];
+  }
+
+  // True with probability exactly p (the double p): compares a uniform U = 0.w1 w2 w3 … (32 random bits
+  // at a time) with p's binary expansion, digit block by digit block, until they differ. p · 2^32 and the
+  // subtraction of its integer part are exact for a double in [0, 1), so no rounding enters; one block
+  // decides with probability 1 − 2^-32.
+  bernoulli(p) {
+    if (!(p >= 0 && p <= 1)) throw new RangeError(`a probability must lie in [0, 1], got ${p}`);
+    if (p === 1) return true;
+    let rest = p;
+    while (rest > 0) {
+      const scaled = rest * 4294967296;
+      const block = Math.floor(scaled);
+      rest = scaled - block;
+      const w = this.word();
+      if (w !== block) return w < block;
+    }
+    return false;  // U's bits so far equal all of p's: U ≥ p
+  }
+
+  // A uniform integer in 0..n−1 (n ≤ 2^32), exactly: words at or above the largest multiple of n are
+  // redrawn, so every residue has the same number of preimages.
+  below(n) {
+    const limit = 4294967296 - (4294967296 % n);
+    let w = this.word();
+    while (w >= limit) w = this.word();
+    return w % n;
+  }
+
+  // A uniform integer in 0..2^53−1 (the two-layer mechanism's first-layer draw).
+  uint53() {
+    return (this.word() >>> 11) * 4294967296 + this.word();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The mechanisms. Each works on indices: categorical answers are class indices 0..K−1 (class i =
+// domain.classes[i]; NULL, for rr-null, is index K); grid answers are steps 0..n above domain.low.
+
+// Keep x with probability 1 − q, else report one of the other k − 1 symbols, uniformly: randomized
+// response (k-ary), the one-layer mechanism, and the two-layer mechanism's second layer.
+function flip(x, q, k, random) {
+  if (!random.bernoulli(q)) return x;
+  const y = random.below(k - 1);
+  return y >= x ? y + 1 : y;
+}
+
+// Two-sided geometric (discrete Laplace) noise on the grid 0..n, clamped to it: Pr(z) ∝ alpha^|z|. A fair
+// sign and a count of successes of Bernoulli(alpha); "minus zero" is redrawn so that 0 is not counted
+// twice (Canonne, Kamath & Steinke 2020). Counting stops at the grid's edge (clamping is
+// post-processing), so the loop is bounded by the grid.
+function geometricStep(x, n, alpha, random) {
+  for (;;) {
+    const up = random.word() & 1;
+    const room = Math.max(up ? n - x : x, 1);
+    let m = 0;
+    while (m < room && random.bernoulli(alpha)) m++;
+    if (!up && m === 0) continue;
+    return up ? Math.min(x + m, n) : Math.max(x - m, 0);
+  }
+}
+
+function fail(message) {
+  throw new SpecError(message);
+}
+
+function positive(x, name) {
+  if (!(typeof x === "number" && Number.isFinite(x) && x > 0)) fail(`${name} must be a number > 0, got ${x}`);
+  return x;
+}
+
+function normal(p, name) {
+  if (!(p >= 2.2250738585072014e-308)) fail(`${name} gives a probability below 2^-1022 (no exact double)`);
+  return p;
+}
+
+function probability(x, name, hi) {
+  if (!(typeof x === "number" && x >= 0 && x <= hi)) fail(`${name} must be a number in [0, ${hi}], got ${x}`);
+  return x;
+}
+
+// The channel of a spec: how many input and output symbols, and how to draw one output (`u`: the worker's
+// first-layer draw, two-layer only). Probabilities are computed once, in the numerically safe direction
+// (the flip probability from e^-ε, never 1 − keep: a keep probability near 1 would round to 1), and must
+// be normal doubles: below 2^-1022 a double loses relative precision, and at 0 the guarantee is gone.
+function channel(spec) {
+  const p = spec.params || fail("the spec has no params");
+  const d = spec.domain || fail("the spec has no domain");
+  if (spec.mechanism === "geometric") {
+    if (d.kind !== "grid") fail(`geometric needs a domain of kind "grid", got ${JSON.stringify(d.kind)}`);
+    for (const key of ["low", "high", "step"]) {
+      if (!Number.isSafeInteger(d[key])) fail(`domain.${key} must be an integer, got ${d[key]}`);
+    }
+    const n = (d.high - d.low) / d.step;
+    if (!(d.step > 0 && Number.isInteger(n) && n >= 1)) {
+      fail("domain must run from low to high > low in whole steps of step > 0");
+    }
+    const alpha = normal(Math.exp(-positive(p.epsilon, "params.epsilon") / n), "params.epsilon");
+    return { inputs: n + 1, outputs: n + 1, draw: (x, random) => geometricStep(x, n, alpha, random) };
+  }
+  if (d.kind !== "categorical" || !Array.isArray(d.classes) || d.classes.length < 2) {
+    fail(`${spec.mechanism} needs a categorical domain with 2 classes or more`);
+  }
+  const K = d.classes.length, withNull = spec.mechanism === "rr-null";
+  if (withNull !== (spec.null !== null)) fail("only rr-null names a NULL label, and it must");
+  const k = K + (withNull ? 1 : 0);
+  if (spec.mechanism === "rr" || withNull) {
+    const t = normal((k - 1) * Math.exp(-positive(p.epsilon, "params.epsilon")), "params.epsilon");
+    const q = t / (1 + t);
+    return { inputs: k, outputs: k, flip: q, draw: (x, random) => flip(x, q, k, random) };
+  }
+  if (spec.mechanism === "one-layer") {
+    const q = normal(probability(p.p_flip, "params.p_flip", (K - 1) / K), "params.p_flip");
+    return { inputs: K, outputs: K, flip: q, draw: (x, random) => flip(x, q, K, random) };
+  }
+  // two-layer: each worker draws p_u ~ U(a, b) once (here on a grid of 2^53 points) and keeps it
+  const a = probability(p.a, "params.a", 1), b = probability(p.b, "params.b", 1);
+  if (!(a <= b)) fail(`params.a must be <= params.b, got a=${a}, b=${b}`);
+  return {
+    inputs: K, outputs: K, firstLayer: true,
+    draw: (x, random, u) => flip(x, a + (b - a) * (u / 9007199254740992), K, random),
+  };
+}
+
+// Check a spec (format, hash, mechanism, domain) and return its client: refuses with a SpecError that says
+// why, before any answer is touched.
+export async function openSpec(spec) {
+  if (spec === null || typeof spec !== "object") fail("the spec must be a JSON object");
+  if (spec.format !== FORMAT) {
+    fail(`the spec's format must be "${FORMAT}", got ${JSON.stringify(spec.format)}`);
+  }
+  if (Object.hasOwn(REFUSED, spec.mechanism)) {
+    fail(`this client refuses "${spec.mechanism}": ${REFUSED[spec.mechanism]}`);
+  }
+  if (!SUPPORTED.includes(spec.mechanism)) {
+    fail(`unknown mechanism ${JSON.stringify(spec.mechanism)}; this client runs ${SUPPORTED.join(", ")}`);
+  }
+  const hash = await specHash(spec);
+  if (spec.hash !== hash) fail("the spec was edited after it was made: its hash does not match its content");
+  positive(spec.epsilon_per_answer, "epsilon_per_answer");
+  if (spec.max_answers !== null && !(Number.isSafeInteger(spec.max_answers) && spec.max_answers >= 1)) {
+    fail(`max_answers must be null or an integer >= 1, got ${spec.max_answers}`);
+  }
+  return new Client(spec, channel(spec));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The client: labels in, perturbed labels out, for one worker at a time.
+
+export class Client {
+  constructor(spec, ch) {
+    this.spec = spec;
+    this.channel = ch;
+    this.random = new CryptoRandom();
+    const d = spec.domain;
+    this.labels = d.kind === "grid"
+      ? Array.from({ length: ch.inputs }, (_, i) => d.low + i * d.step)
+      : [...d.classes, ...(spec.null === null ? [] : [spec.null])];
+  }
+
+  // The index of a label (a class name, a grid value, or null for NULL under rr-null); refuses the rest.
+  index(label) {
+    const i = label === null && this.spec.null !== null
+      ? this.labels.length - 1
+      : this.labels.findIndex((l) => l === label || String(l) === String(label));
+    if (i < 0 || (label !== null && i === this.labels.length - 1 && this.spec.null !== null)) {
+      fail(`${JSON.stringify(label)} is not an answer this spec allows (${this.labels.join(", ")})`);
+    }
+    return i;
+  }
+
+  // The worker's stored state under this spec: answers given so far and, for two-layer, the first-layer
+  // draw, which must stay the same for all of a worker's answers (the guarantee is computed for one draw
+  // per worker: a fresh draw per page would let a worker's answers be averaged over many draws).
+  state(storage, worker) {
+    const key = `ldp_truth/${this.spec.hash}/${worker}`;
+    if (!this.channel.firstLayer && this.spec.max_answers === null) return { key, answers: 0, u: null };
+    let s;
+    try {
+      s = JSON.parse(storage.getItem(key) || "null");
+      if (s === null) {
+        s = { answers: 0, u: this.channel.firstLayer ? String(this.random.uint53()) : null };
+        storage.setItem(key, JSON.stringify(s));
+        if (storage.getItem(key) === null) throw new Error("storage keeps nothing");
+      }
+    } catch (e) {
+      fail(`this browser's storage is unavailable (${e.message}); the spec needs it to count answers ` +
+        "and keep a worker's first-layer draw");
+    }
+    return { key, ...s };
+  }
+
+  // Perturb one worker's answers (labels, null = no answer) and return the labels to send: null stays
+  // unsent (but under rr-null every item is sent, NULL included). Refuses beyond max_answers.
+  privatize(worker, answers, storage) {
+    if (typeof worker !== "string" || worker === "") {
+      fail("a worker id is needed (?worker=… in the page's address)");
+    }
+    const inputs = answers.map((a) => (a === null && this.spec.null === null ? null : this.index(a)));
+    const given = inputs.filter((x) => x !== null).length;
+    const s = this.state(storage, worker);
+    if (this.spec.max_answers !== null && s.answers + given > this.spec.max_answers) {
+      fail(`this spec allows ${this.spec.max_answers} answers per worker; ${s.answers} were already ` +
+        `given, so these ${given} would break its ε guarantee`);
+    }
+    if (this.spec.max_answers !== null) {
+      storage.setItem(s.key, JSON.stringify({ answers: s.answers + given, u: s.u }));
+    }
+    const u = s.u === null ? 0 : Number(s.u);
+    return inputs.map((x) => (x === null ? null : this.labels[this.channel.draw(x, this.random, u)]));
+  }
+
+  // For audits where the code runs: n draws from every input symbol, each as a fresh worker (two-layer: a
+  // fresh first-layer draw each time, the channel of one answer); counts[x][y], no single draw returned.
+  counts(n) {
+    const { inputs, outputs, draw, firstLayer } = this.channel;
+    const counts = Array.from({ length: inputs }, () => new Array(outputs).fill(0));
+    for (let x = 0; x < inputs; x++) {
+      for (let i = 0; i < n; i++) counts[x][draw(x, this.random, firstLayer ? this.random.uint53() : 0)]++;
+    }
+    return counts;
+  }
+}
