@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -178,8 +178,17 @@ def channel_is_informative(channel, tol: float = 1e-9) -> bool:
     M = np.asarray(channel, dtype=np.float64)
     return M.ndim == 2 and len(M) >= 2 and _channel_contrast(M) > tol
 
+# %% ../nbs/03_inference.ipynb #3abf7523
+def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
+    "Share of each worker's answers equal to their task's label, among labelled tasks (NaN: none)."
+    label = labels[A.task]
+    on = label >= 0
+    n = np.bincount(A.worker, weights=on, minlength=A.n_workers)
+    with np.errstate(invalid="ignore"):
+        return np.bincount(A.worker, weights=on & (A.value == label), minlength=A.n_workers) / n
+
 # %% ../nbs/03_inference.ipynb #467b76b0
-MV_TIES = ("first", "random", "abstain")
+MV_TIES = ("first", "random", "abstain", "appearance")
 
 
 @documented(
@@ -187,13 +196,14 @@ MV_TIES = ("first", "random", "abstain")
     proba_=(
         "tasks × classes, each task's vote shares (with a channel: the posterior; NaN: no answers)"
     ),
+    skills_="each worker's share of answers equal to the label, over labelled tasks (NaN: none)",
 )
 class MajorityVote(Aggregator):
     "Each task gets its commonest answer (with a `channel`, the class likeliest to produce them)."
 
     def __init__(
         self,
-        ties: str = "first",  # one of MV_TIES: the smallest tied class, a random one, or none (-1)
+        ties: str = "first",  # in MV_TIES: smallest tied class, random, none (-1), first answered
         rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
     ):
@@ -208,12 +218,18 @@ class MajorityVote(Aggregator):
             counts if logM is None else counts @ logM.T
         )  # Σ over the task's answers z of log M[c, z]
         self.labels_ = self._break_ties(
-            best_classes(scores, 0.0 if logM is None else 1e-9), answered
+            best_classes(scores, 0.0 if logM is None else 1e-9), answered, A.value
         )
+        self.skills_ = _worker_accuracy(A, self.labels_)
 
-    def _break_ties(self, best: np.ndarray, answered: np.ndarray) -> np.ndarray:
+    def _break_ties(self, best: np.ndarray, answered: np.ndarray, value: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
+        if self.ties == "appearance":  # crowd-kit's MajorityVote: the class answered first wins
+            classes, first = np.unique(value, return_index=True)
+            seen = np.full(best.shape[1], np.inf)
+            seen[classes] = first
+            score = np.where(best, -seen, -np.inf)
         if self.ties == "random":
             score += as_generator(self.rng).random(score.shape) * best  # uniform among the tied
         labels = argmax_labels(score, answered)
@@ -1048,13 +1064,6 @@ class PrivateDawidSkene(Aggregator):
         self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)  # step 8
         self.observed_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)  # step 7
 
-# %% ../nbs/03_inference.ipynb #3abf7523
-def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
-    "Share of each worker's answers equal to their task's current label (NaN: no answers)."
-    n = np.bincount(A.worker, minlength=A.n_workers)
-    with np.errstate(invalid="ignore"):
-        return np.bincount(A.worker, weights=(A.value == labels[A.task]), minlength=A.n_workers) / n
-
 # %% ../nbs/03_inference.ipynb #d5cfb070
 @documented(
     labels_="each task's weighted-vote class index (-1: no answers)",
@@ -1218,8 +1227,8 @@ def _check_cap(cap, loss: str) -> float:
 class _LocalCRH:
     "CRH's per-round statistics of answers in memory (on Dask: `DaskAnswers`' crh_*, vote_*)."
 
-    def __init__(self, A: Answers, huber: bool = False):
-        self.A, self.huber = A, huber
+    def __init__(self, A: Answers, huber: bool = False, ties: str = "first"):
+        self.A, self.huber, self.ties = A, huber, ties  # ties: the majority vote's in vote_start
 
     def crh_start(self, squared: bool, cap: float) -> np.ndarray:
         "Sort once, take the robust task scales and the starting truths; each worker's loss sum."
@@ -1272,9 +1281,13 @@ class _LocalCRH:
         return self.mu
 
     def vote_start(self) -> np.ndarray:
-        "Start from majority vote; each worker's 0-1 loss sum."
-        self.labels = MajorityVote().fit(self.A).labels_
+        "Start from majority vote (with the tie rule `ties`); each worker's 0-1 loss sum."
+        self.labels = MajorityVote(ties=self.ties).fit(self.A).labels_
         return self._errors()
+
+    def answer_counts(self) -> np.ndarray:
+        "Each worker's number of answers."
+        return np.bincount(self.A.worker, minlength=self.A.n_workers).astype(np.float64)
 
     def _errors(self) -> np.ndarray:
         A = self.A
@@ -1474,3 +1487,201 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     )  # α = −1 lands on x2, one plain EM step further
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
+
+# %% ../nbs/03f_votes_and_messages.ipynb #4038e35e
+from .kernels import kos_messages
+
+# %% ../nbs/03f_votes_and_messages.ipynb #bc6c4ef4
+WAWA_TIES = ("appearance", "first")
+
+
+@documented(
+    labels_="each task's weighted-vote class index (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's share of answers equal to the majority vote (NaN: no answers)",
+)
+class Wawa(Aggregator):
+    "Majority vote weighted by each worker's agreement with the plain majority vote (crowd-kit's)."
+
+    def __init__(
+        self,
+        ties: str = "appearance",  # the first vote's tie rule: class answered first, or smallest
+    ):
+        self.ties = check_choice(ties, "ties", WAWA_TIES)
+
+    def _fit(self, A: Answers):
+        self._fit_on(_LocalCRH(A, ties=self.ties))
+
+    def _fit_dask(self, D: DaskAnswers):
+        if self.ties != "first":
+            raise ValueError(
+                f"ties={self.ties!r} needs answers in memory (their order); a Dask fit needs "
+                "ties='first'"
+            )
+        self._fit_on(D)
+
+    def _fit_on(self, S):
+        errors = S.vote_start()
+        with np.errstate(invalid="ignore"):
+            self.skills_ = 1 - errors / S.answer_counts()
+        S.vote_round(self.skills_)
+        self.labels_, self.proba_ = S.weighted_vote_results()
+
+# %% ../nbs/03f_votes_and_messages.ipynb #bba21cf2
+@documented(
+    labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's skill after the last step: its smoothed agreement with the vote",
+    **ITERATION_DOCS,
+    change_="the largest move of a skill in the last step",
+)
+class ZeroBasedSkill(Aggregator):
+    "crowd-kit's zero-based skill: skills stepped towards agreement with their own weighted vote."
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # steps (all of them unless `tol` stops earlier)
+        lr_init: float = 1.0,  # the first learning rate η₀
+        lr_steps_to_reduce: int = 20,  # the rate is multiplied by `lr_reduce_factor` every so many
+        lr_reduce_factor: float = 0.5,  # ρ, in (0, 1]
+        eps: float = 1e-5,  # the start is 1/K + eps for every worker (crowd-kit's name)
+        tol: float = 0.0,  # stop once no skill moves by `tol` or more (0: run all n_iter steps)
+    ):
+        self.n_iter, self.lr_steps_to_reduce = (
+            check_count(n_iter, "n_iter"),
+            check_count(lr_steps_to_reduce, "lr_steps_to_reduce"),
+        )
+        self.lr_init, self.eps = check_positive(lr_init, "lr_init"), check_real(eps, "eps")
+        self.lr_reduce_factor = check_fraction(lr_reduce_factor, "lr_reduce_factor", zero=False)
+        self.tol = check_nonnegative(tol, "tol")
+
+    def _fit(self, A: Answers):
+        self._fit_on(_LocalCRH(A), A.n_classes)
+
+    def _fit_dask(self, D: DaskAnswers):
+        self._fit_on(D, D.n_classes)
+
+    def _fit_on(self, S, K: int):
+        errors, n = S.vote_start(), S.answer_counts()  # equal skills: the plain majority vote
+        s, lr = np.full(len(n), 1 / K + self.eps), self.lr_init
+        for it in range(1, self.n_iter + 1):
+            if it % self.lr_steps_to_reduce == 0:
+                lr *= self.lr_reduce_factor
+            if it > 1:
+                errors, _ = S.vote_round(s)
+            with np.errstate(invalid="ignore"):
+                new = s + lr * (1 - errors / n - s)
+            change, s = float(np.nanmax(np.abs(new - s))), new
+            if change < self.tol:
+                break
+        S.vote_round(s)
+        self.labels_, self.proba_ = S.weighted_vote_results()
+        self.skills_, self.n_iter_, self.change_ = s, it, change
+        self.converged_ = change < self.tol
+
+# %% ../nbs/03f_votes_and_messages.ipynb #117ee296
+def _gold_indices(gold, A: Answers) -> np.ndarray:
+    "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
+    if isinstance(gold, pd.Series):
+        known = gold.dropna()
+        cls = pd.Index(A.classes).get_indexer(known.to_numpy())
+        if (cls < 0).any():
+            bad = sorted(set(known[cls < 0].astype(str)))[:5]
+            raise ValueError(
+                f"gold holds labels outside the answers' classes {list(A.classes)}: {bad}"
+            )
+        out = np.full(A.n_tasks, -1)
+        at = pd.Index(A.tasks).get_indexer(known.index)
+        out[at[at >= 0]] = cls[at >= 0]
+        return out
+    g = np.asarray(gold, dtype=np.float64)
+    if g.shape != (A.n_tasks,):
+        raise ValueError(
+            f"gold must be a pandas Series by task id or one class index per task ({A.n_tasks}), "
+            f"got shape {g.shape}"
+        )
+    unknown = np.isnan(g) | (g == -1)
+    if not np.isin(g[~unknown], np.arange(A.n_classes)).all():
+        raise ValueError(
+            f"gold must hold class indices 0..{A.n_classes - 1} (NaN or -1: unknown)"
+        )
+    return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
+
+# %% ../nbs/03f_votes_and_messages.ipynb #a303b87d
+@documented(
+    labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's accuracy on the gold tasks it answered (or default_skill)",
+)
+class GoldMajorityVote(Aggregator):
+    "Majority vote weighted by each worker's accuracy on tasks of known truth (crowd-kit's)."
+
+    def __init__(
+        self,
+        gold,  # the known truths: class index per task (NaN/-1: unknown), or a Series by task id
+        default_skill: Optional[float] = None,  # a worker without gold answers (None: an error)
+    ):
+        self.gold = gold
+        self.default_skill = None if default_skill is None else check_real(
+            default_skill, "default_skill"
+        )
+
+    def _fit(self, A: Answers):
+        gold = _gold_indices(self.gold, A)
+        if not (gold[A.task] >= 0).any():
+            raise ValueError("gold labels no task that has answers: no skill can be measured")
+        skills = _worker_accuracy(A, gold)
+        missing = np.isnan(skills) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
+        if missing.any() and self.default_skill is None:
+            raise ValueError(
+                f"{missing.sum()} workers answered no gold task (e.g. {A.workers[missing][:3]}): "
+                "give them a skill with default_skill=, or more gold labels"
+            )
+        skills[missing] = self.default_skill
+        self.skills_ = skills
+        scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, self.skills_[A.worker])
+        with np.errstate(invalid="ignore"):
+            self.proba_ = scores / scores.sum(1, keepdims=True)
+        self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
+
+# %% ../nbs/03f_votes_and_messages.ipynb #c8ebe0bd
+@documented(
+    labels_="each task's class index: the sign of its summed messages (-1: no answers)",
+    proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
+    skills_="each worker's mean message y over its answers, divided by the largest |mean|",
+    messages_="each answer's last worker message y_{j→i}",
+    n_iter_="full iterations run (fewer than n_iter: the messages reached kernels.KOS_LIMIT)",
+    converged_="always False: KOS has no stopping rule",
+)
+class KOS(Aggregator):
+    "Karger–Oh–Shah message passing for binary tasks (crowd-kit's KOS, same start, same result)."
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # iterations
+        rng: Union[int, np.random.Generator] = 0,  # seed of the N(1, 1) start, or a Generator
+    ):
+        self.n_iter, self.rng = check_count(n_iter, "n_iter"), rng
+
+    def _start(self, n: int) -> np.ndarray:
+        "The N(1, 1) start of each answer's worker message."
+        if isinstance(self.rng, np.random.Generator):
+            return self.rng.normal(1.0, 1.0, n)
+        return np.random.RandomState(check_count(self.rng, "rng", minimum=0)).normal(1.0, 1.0, n)
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(f"KOS needs binary answers (n_classes=2), got n_classes={A.n_classes}")
+        sign, y = 1.0 - 2.0 * A.value, self._start(A.n_answers)
+        self.n_iter_ = kos_messages(A.task, A.worker, sign, y, A.n_tasks, A.n_workers, self.n_iter)
+        score = np.bincount(A.task, weights=sign * y, minlength=A.n_tasks)
+        answered = has_answers(A.task, A.n_tasks)
+        self.labels_ = argmax_labels(np.column_stack([score, -score]), answered)
+        self.proba_ = np.where(self.labels_[:, None] == np.arange(2), 1.0, 0.0)
+        self.proba_[self.labels_ < 0] = np.nan
+        with np.errstate(invalid="ignore"):
+            mean = np.bincount(A.worker, weights=y, minlength=A.n_workers) / np.bincount(
+                A.worker, minlength=A.n_workers
+            )
+        self.skills_ = mean / np.nanmax(np.abs(mean))
+        self.messages_, self.converged_ = y, False
