@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -1488,10 +1488,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #4038e35e
-from .kernels import kos_messages
+# %% ../nbs/03f_votes_and_messages.ipynb #64c056dd
+from .data import check_fraction
+from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #bc6c4ef4
+# %% ../nbs/03f_votes_and_messages.ipynb #603baab6
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1527,7 +1528,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #bba21cf2
+# %% ../nbs/03f_votes_and_messages.ipynb #024b0377
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1579,7 +1580,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #117ee296
+# %% ../nbs/03f_votes_and_messages.ipynb #11146d9b
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1607,7 +1608,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #a303b87d
+# %% ../nbs/03f_votes_and_messages.ipynb #ebc89814
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1644,7 +1645,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #c8ebe0bd
+# %% ../nbs/03f_votes_and_messages.ipynb #b2f3242f
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1685,3 +1686,112 @@ class KOS(Aggregator):
             )
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
+
+# %% ../nbs/03f_votes_and_messages.ipynb #d04df303
+def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
+    "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
+    rank = np.empty(A.n_workers, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    shape = (len(order), A.n_tasks)
+    per_class = [
+        sp.csr_matrix((np.ones(int(m.sum())), (rank[A.worker[m]], A.task[m])), shape=shape)
+        for m in (A.value == k for k in range(A.n_classes))
+    ]
+    answered = sum(per_class)
+    common = (answered @ answered.T).toarray()
+    agree = sum(X @ X.T for X in per_class).toarray()
+    np.fill_diagonal(common, 0)
+    C = np.zeros_like(common)
+    np.divide(agree, common, out=C, where=common > 0)
+    K = A.n_classes
+    C *= K / (K - 1)
+    C -= 1 / (K - 1)
+    return C, common
+
+# %% ../nbs/03f_votes_and_messages.ipynb #1ef1ee51
+def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
+    "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
+    import scipy.sparse.linalg as sla
+
+    valid = np.flatnonzero(C.sum(1) != 0)
+    S = np.sign(C[np.ix_(valid, valid)])
+    k = len(valid)
+    I, J = np.nonzero(np.triu(S) == 1)  # one extra node per agreeing pair
+    S[S == 1] = 0
+    m = len(I)
+    rows = np.r_[np.arange(m), np.arange(m)]
+    pairs = sp.csr_matrix((np.ones(2 * m), (rows, np.r_[I, J])), (m, k))
+    G = sp.bmat([[sp.csr_matrix(np.abs(S)), pairs.T], [pairs, None]]).tocsr()
+    walk = sp.diags(1.0 / np.asarray(G.sum(1)).ravel()) @ G
+    _, V = sla.eigs(walk + sp.eye(k + m), 1, which="SM")
+    sign = np.sign(V.real[:k, 0])
+    out = np.zeros(len(s_abs))
+    out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
+    return out
+
+# %% ../nbs/03f_votes_and_messages.ipynb #12393ded
+MMSR_VOTES = ("scores", "shares")
+
+
+@documented(
+    labels_="each task's class index by the weighted vote (`vote`; -1: no answers)",
+    proba_="tasks × 2, the naive-Bayes posterior: the softmax of the weighted scores",
+    skills_="each worker's chance p of a right answer, from the completed s (NaN: no answers)",
+    weights_="each worker's vote weight log((K−1)p/(1−p)) (crowd-kit's skills_)",
+    loss_history_="the Frobenius change of u vᵀ in each iteration",
+    **ITERATION_DOCS,
+    change_="the last iteration's Frobenius change of u vᵀ",
+)
+class MMSR(Aggregator):
+    "Ma–Olshevsky M-MSR, binary tasks: one-coin skills by robust rank-one completion (crowd-kit's)."
+
+    def __init__(
+        self,
+        n_iter: int = 10000,  # most iterations
+        tol: float = 1e-10,  # stop when u vᵀ moves by less (Frobenius norm)
+        rng: int = 0,  # seed of the uniform start (NumPy's legacy generator, as crowd-kit)
+        vote: str = "scores",  # 'scores': the largest weighted score; 'shares': crowd-kit's rule
+    ):
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.rng = check_count(rng, "rng", minimum=0)
+        self.vote = check_choice(vote, "vote", MMSR_VOTES)
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(
+                f"MMSR needs binary answers (n_classes=2), got n_classes={A.n_classes}"
+            )
+        first = np.full(A.n_workers, A.n_answers)
+        np.minimum.at(first, A.worker, np.arange(A.n_answers))
+        order = np.argsort(first, kind="stable")[: len(np.unique(A.worker))]  # by first answer
+        s = self._completion(A, order)
+        p = np.full(A.n_workers, np.nan)
+        p[order] = (s + 1) / 2  # K = 2: p = ((K − 1) s + 1) / K
+        self.skills_, self.weights_ = p, np.log(p / (1 - p))
+        scores = class_counts(A.task, A.value, A.n_tasks, 2, np.nan_to_num(self.weights_)[A.worker])
+        answered = has_answers(A.task, A.n_tasks)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pick = scores if self.vote == "scores" else scores / scores.sum(1, keepdims=True)
+        self.labels_ = argmax_labels(np.nan_to_num(pick, nan=-np.inf), answered)
+        self.proba_ = softmax_rows(scores.copy())[0]
+        self.proba_[~answered] = np.nan
+
+    def _completion(self, A: Answers, order: np.ndarray) -> np.ndarray:
+        "M-MSR's s for the workers in `order`: completion, signs, clipping."
+        C, common = _worker_agreement(A, order)
+        n_tasks = int(has_answers(A.task, A.n_tasks).sum())
+        F = int(np.floor((common > 0).sum(0).min() / 2)) - 1
+        observed = sp.csr_matrix(common != 0, dtype=np.float64)  # |C| may be 0 where observed
+        observed.sort_indices()
+        observed.data = np.abs(C[observed.nonzero()])
+        u = np.random.RandomState(self.rng).uniform(size=len(order))
+        v, history = u.copy(), []
+        X = (observed.indptr, observed.indices, observed.data)
+        for _ in range(self.n_iter):
+            history.append(msr_step(*X, u, v, F, n_tasks, A.n_answers))
+            if history[-1] < self.tol:
+                break
+        self.loss_history_, self.n_iter_ = history, len(history)
+        self.change_, self.converged_ = history[-1], history[-1] < self.tol
+        s = _msr_signs(C, u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v)))
+        return np.clip(s, -1 + 1 / np.sqrt(n_tasks), 1 - 1 / np.sqrt(n_tasks))

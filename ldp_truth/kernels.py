@@ -24,7 +24,7 @@ __all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL
            'concave_skills', 'posterior_sums', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
            'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
            'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
-           'kos_messages', 'rr_flip']
+           'kos_messages', 'msr_step', 'rr_flip']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -873,6 +873,58 @@ def kos_messages(
             return it
         y[:] = ws[worker] - m
     return n_iter
+
+# %% ../nbs/03a_kernels.ipynb #d1f72864
+def _msr_rows(ptr, col, X, other, target, F, n_tasks):
+    "target[j] = the F-trimmed mean about target[j] of X[j, k] / other[k] over row j's entries."
+    for j in range(len(ptr) - 1):
+        lo, hi = ptr[j], ptr[j + 1]
+        y, a = np.sort(X[lo:hi] / other[col[lo:hi]]), target[j]
+        if (y < a).sum() < F:  # too few below: drop them all, else the F smallest
+            y = y[y >= a]
+        else:
+            y = y[F:]
+        m = len(y)
+        if (y > a).sum() < F:  # too few above: drop them all, else the F largest
+            y = y[y <= a]
+        else:
+            y = y[: m - F]
+        if len(y) == 1 and y[0] == 0:
+            target[j] = 1 / np.sqrt(n_tasks)
+        elif len(y):
+            target[j] = y.mean()
+
+# %% ../nbs/03a_kernels.ipynb #4af07366
+def _rank_one_change(u, v, up, vp):
+    "‖u vᵀ − up vpᵀ‖_F without forming the matrices."
+    s = 0.0
+    for i in range(len(u)):
+        for j in range(len(v)):
+            d = u[i] * v[j] - up[i] * vp[j]
+            s += d * d
+    return np.sqrt(s)
+
+# %% ../nbs/03a_kernels.ipynb #bd74a794
+def msr_step(
+    ptr: np.ndarray,  # CSR row pointers of the observed entries of X (workers × workers)
+    col: np.ndarray,  # their columns
+    X: np.ndarray,  # their values |C_jk|
+    u: np.ndarray,  # the left factor, updated in place
+    v: np.ndarray,  # the right factor, updated in place
+    F: int,  # ratios trimmed on each side (negative: Python's slice, as crowd-kit)
+    n_tasks: int,  # tasks with answers (a lone zero ratio becomes 1/√n_tasks)
+    n_answers: int = 0,  # the fit's answers: they choose the path
+) -> float:
+    "One M-MSR iteration in place (v from u, then u from v); the Frobenius change of u vᵀ."
+    up, vp = u.copy(), v.copy()
+    if kernel_path(n_answers) == "numba":
+        _run(_msr_rows, ptr, col, X, u, v, F, n_tasks)
+        _run(_msr_rows, ptr, col, X, v, u, F, n_tasks)
+        return float(_run(_rank_one_change, u, v, up, vp))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero factor: inf ratios, as compiled
+        _msr_rows(ptr, col, X, u, v, F, n_tasks)
+        _msr_rows(ptr, col, X, v, u, F, n_tasks)
+    return float(np.linalg.norm(np.outer(u, v) - np.outer(up, vp)))
 
 # %% ../nbs/03a_kernels.ipynb #96bd6db0
 def _flip_loop(x, u, p, k, out):
