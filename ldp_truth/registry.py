@@ -6,15 +6,15 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 import numpy as np
 
 from .data import Dataset
-from .inference import (CRH, GTM, Aggregator, ConfidenceWeightedMean, DawidSkene,
-                                 MajorityVote, Mean, Median, OneCoinDawidSkene, WeightedVote,
-                                 channel_is_informative)
+from .inference import (CRH, GTM, KOS, MMSR, Aggregator, ConfidenceWeightedMean,
+                                 DawidSkene, MajorityVote, Mean, Median, OneCoinDawidSkene, Wawa,
+                                 WeightedVote, ZeroBasedSkill, channel_is_informative)
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
                                   TwoLayer)
@@ -59,6 +59,10 @@ AGGREGATORS = {
     for e in [
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
+        _entry(Wawa, "wawa"),
+        _entry(ZeroBasedSkill, "zbs"),
+        replace(_entry(KOS, "kos"), report=False),  # binary tasks only: not in the K-class report
+        replace(_entry(MMSR, "mmsr"), report=False),
         _entry(DawidSkene, "ds"),
         AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
         _entry(OneCoinDawidSkene, "onecoin"),
