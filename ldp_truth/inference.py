@@ -363,10 +363,12 @@ def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200)
     return E * N.sum(1, keepdims=True)
 
 # %% ../nbs/03_inference.ipynb #8f62f2f8
-def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
-    "One-coin K×K confusions: skill s[w] (or s[w, c]) on the diagonal, the rest even; clipped."
+def _one_coin_confusion(s: np.ndarray, K: int, used: Optional[np.ndarray] = None) -> np.ndarray:
+    "One-coin K×K confusions: skill s[w] (or s[w, c]) on the diagonal, the rest even over `used`."
+    used = np.ones(K, dtype=bool) if used is None else used  # the symbols a wrong answer may take
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
-    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
+    wrong = np.where(used[None, None, :], (1 - s) / (used.sum() - used)[None, :, None], 0.0)
+    return np.clip(np.where(np.eye(K, dtype=bool), s, wrong), EPS, 1 - EPS)
 
 # %% ../nbs/03_inference.ipynb #bbf68fc1
 def _fit_confusion(
@@ -376,12 +378,14 @@ def _fit_confusion(
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
+    used = Nt.sum((0, 1)) > 0  # a class no answer uses is no wrong answer's destination
     if model == "homogeneous":  # one skill for all: the pooled share of right answers
-        return _one_coin_confusion(np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum()), K), None
+        s = np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum())
+        return _one_coin_confusion(s, K, used), None
     right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"):
         s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
-    return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
+    return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K, used), s
 
 # %% ../nbs/03_inference.ipynb #90b860c3
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
@@ -844,6 +848,13 @@ def _worker_confusions(
 # %% ../nbs/03_inference.ipynb #2cca98ee
 def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
     "Task posteriors of one E-step through the spectral confusions (uniform if unanswered)."
+    used = np.bincount(A.value, minlength=A.n_classes) > 0
+    if M is None and not used.all():  # a declared class no answer uses: rank-deficient moments
+        code = np.cumsum(used) - 1
+        B = Answers(A.worker, A.task, code[A.value], n_workers=A.n_workers, n_tasks=A.n_tasks)
+        P = np.zeros((A.n_tasks, A.n_classes))
+        P[:, used] = _spectral_start(B, None)
+        return P
     O, w = _spectral_confusions(A, M)
     X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
     P, _ = e_step(X, np.log(O), np.log(w))
@@ -1488,11 +1499,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #64c056dd
+# %% ../nbs/03f_votes_and_messages.ipynb #66ed8ff9
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #603baab6
+# %% ../nbs/03f_votes_and_messages.ipynb #9bc5a297
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1528,7 +1539,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #024b0377
+# %% ../nbs/03f_votes_and_messages.ipynb #90d6af83
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1580,7 +1591,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #11146d9b
+# %% ../nbs/03f_votes_and_messages.ipynb #d9c67cc5
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1608,7 +1619,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #ebc89814
+# %% ../nbs/03f_votes_and_messages.ipynb #94014346
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1645,7 +1656,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #b2f3242f
+# %% ../nbs/03f_votes_and_messages.ipynb #12162d22
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1687,7 +1698,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #d04df303
+# %% ../nbs/03f_votes_and_messages.ipynb #50de50ee
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1708,7 +1719,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #1ef1ee51
+# %% ../nbs/03f_votes_and_messages.ipynb #b48ae412
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -1729,7 +1740,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #12393ded
+# %% ../nbs/03f_votes_and_messages.ipynb #efde91ba
 MMSR_VOTES = ("scores", "shares")
 
 
