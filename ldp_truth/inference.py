@@ -1499,11 +1499,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #66ed8ff9
+# %% ../nbs/03f_votes_and_messages.ipynb #2df55126
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #9bc5a297
+# %% ../nbs/03f_votes_and_messages.ipynb #51e2f24b
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1539,7 +1539,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #90d6af83
+# %% ../nbs/03f_votes_and_messages.ipynb #dda6a0a7
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1591,7 +1591,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #d9c67cc5
+# %% ../nbs/03f_votes_and_messages.ipynb #0f5ada42
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1619,7 +1619,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #94014346
+# %% ../nbs/03f_votes_and_messages.ipynb #98fbfd38
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1656,7 +1656,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #12162d22
+# %% ../nbs/03f_votes_and_messages.ipynb #a724a58b
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1698,7 +1698,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #50de50ee
+# %% ../nbs/03f_votes_and_messages.ipynb #9319b533
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1719,12 +1719,14 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #b48ae412
+# %% ../nbs/03f_votes_and_messages.ipynb #cbad45be
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
 
     valid = np.flatnonzero(C.sum(1) != 0)
+    if not len(valid):
+        return np.zeros(len(s_abs))
     S = np.sign(C[np.ix_(valid, valid)])
     k = len(valid)
     I, J = np.nonzero(np.triu(S) == 1)  # one extra node per agreeing pair
@@ -1733,14 +1735,18 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     rows = np.r_[np.arange(m), np.arange(m)]
     pairs = sp.csr_matrix((np.ones(2 * m), (rows, np.r_[I, J])), (m, k))
     G = sp.bmat([[sp.csr_matrix(np.abs(S)), pairs.T], [pairs, None]]).tocsr()
-    walk = sp.diags(1.0 / np.asarray(G.sum(1)).ravel()) @ G
-    _, V = sla.eigs(walk + sp.eye(k + m), 1, which="SM")
+    walk = sp.diags(1.0 / np.asarray(G.sum(1)).ravel()) @ G + sp.eye(k + m)
+    if k + m <= 2:  # too small for ARPACK: all eigenpairs, the smallest in magnitude
+        D, V = np.linalg.eig(walk.toarray())
+        V = V[:, [np.argmin(np.abs(D))]]
+    else:
+        _, V = sla.eigs(walk, 1, which="SM")
     sign = np.sign(V.real[:k, 0])
     out = np.zeros(len(s_abs))
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #efde91ba
+# %% ../nbs/03f_votes_and_messages.ipynb #ac124bb3
 MMSR_VOTES = ("scores", "shares")
 
 
