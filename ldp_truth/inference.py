@@ -226,9 +226,8 @@ class MajorityVote(Aggregator):
         "One label per task among its best classes (a tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
         if self.ties == "appearance":  # crowd-kit's MajorityVote: the class answered first wins
-            classes, first = np.unique(value, return_index=True)
-            seen = np.full(best.shape[1], np.inf)
-            seen[classes] = first
+            hits = (value == k for k in range(best.shape[1]))  # each class's first answer
+            seen = np.array([np.argmax(h) if h.any() else np.inf for h in hits], dtype=np.float64)
             score = np.where(best, -seen, -np.inf)
         if self.ties == "random":
             score += as_generator(self.rng).random(score.shape) * best  # uniform among the tied
@@ -1499,11 +1498,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #2df55126
+# %% ../nbs/03f_votes_and_messages.ipynb #3f05d218
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #51e2f24b
+# %% ../nbs/03f_votes_and_messages.ipynb #2abb6a60
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1539,7 +1538,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #dda6a0a7
+# %% ../nbs/03f_votes_and_messages.ipynb #82f4ac9e
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1591,7 +1590,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #0f5ada42
+# %% ../nbs/03f_votes_and_messages.ipynb #3485e28c
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1619,7 +1618,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #98fbfd38
+# %% ../nbs/03f_votes_and_messages.ipynb #6ea10027
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1656,7 +1655,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #a724a58b
+# %% ../nbs/03f_votes_and_messages.ipynb #6051f14c
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1698,7 +1697,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #9319b533
+# %% ../nbs/03f_votes_and_messages.ipynb #bd92c181
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1719,7 +1718,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #cbad45be
+# %% ../nbs/03f_votes_and_messages.ipynb #f4f85827
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -1746,7 +1745,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #ac124bb3
+# %% ../nbs/03f_votes_and_messages.ipynb #b46cf119
 MMSR_VOTES = ("scores", "shares")
 
 
