@@ -1498,11 +1498,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #3f05d218
+# %% ../nbs/03f_votes_and_messages.ipynb #74d6ea5c
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #2abb6a60
+# %% ../nbs/03f_votes_and_messages.ipynb #04853e28
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1512,7 +1512,7 @@ WAWA_TIES = ("appearance", "first")
     skills_="each worker's share of answers equal to the majority vote (NaN: no answers)",
 )
 class Wawa(Aggregator):
-    "Majority vote weighted by each worker's agreement with the plain majority vote (crowd-kit's)."
+    "Vote weighted by each worker's agreement with majority vote (crowd-kit's); takes no channel."
 
     def __init__(
         self,
@@ -1538,7 +1538,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #82f4ac9e
+# %% ../nbs/03f_votes_and_messages.ipynb #0a8133af
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1547,7 +1547,7 @@ class Wawa(Aggregator):
     change_="the largest move of a skill in the last step",
 )
 class ZeroBasedSkill(Aggregator):
-    "crowd-kit's zero-based skill: skills stepped towards agreement with their own weighted vote."
+    "crowd-kit's zero-based skill: skills stepped towards agreement with their vote; no channel."
 
     def __init__(
         self,
@@ -1590,7 +1590,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #3485e28c
+# %% ../nbs/03f_votes_and_messages.ipynb #26936b53
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1618,14 +1618,14 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #6ea10027
+# %% ../nbs/03f_votes_and_messages.ipynb #4a3020ff
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
     skills_="each worker's accuracy on the gold tasks it answered (or default_skill)",
 )
 class GoldMajorityVote(Aggregator):
-    "Majority vote weighted by each worker's accuracy on tasks of known truth (crowd-kit's)."
+    "Vote weighted by accuracy on tasks of known truth (crowd-kit's); no channel, not in the CLI."
 
     def __init__(
         self,
@@ -1655,7 +1655,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #6051f14c
+# %% ../nbs/03f_votes_and_messages.ipynb #0c5a394e
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1665,7 +1665,7 @@ class GoldMajorityVote(Aggregator):
     converged_="always False: KOS has no stopping rule",
 )
 class KOS(Aggregator):
-    "Karger–Oh–Shah message passing for binary tasks (crowd-kit's KOS, same start, same result)."
+    "Karger–Oh–Shah message passing, binary tasks (crowd-kit's KOS); no channel, no Dask fit."
 
     def __init__(
         self,
@@ -1697,7 +1697,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #bd92c181
+# %% ../nbs/03f_votes_and_messages.ipynb #f4d1a5cf
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1718,7 +1718,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #f4f85827
+# %% ../nbs/03f_votes_and_messages.ipynb #8ea9895f
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -1745,7 +1745,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #b46cf119
+# %% ../nbs/03f_votes_and_messages.ipynb #f2b8c514
 MMSR_VOTES = ("scores", "shares")
 
 
@@ -1759,7 +1759,7 @@ MMSR_VOTES = ("scores", "shares")
     change_="the last iteration's Frobenius change of u vᵀ",
 )
 class MMSR(Aggregator):
-    "Ma–Olshevsky M-MSR, binary tasks: one-coin skills by robust rank-one completion (crowd-kit's)."
+    "Ma–Olshevsky M-MSR, binary tasks: skills by robust rank-one completion; no channel, no Dask."
 
     def __init__(
         self,
