@@ -210,17 +210,19 @@ class MajorityVote(Aggregator):
         self.ties, self.rng, self.channel = check_choice(ties, "ties", MV_TIES), rng, channel
 
     def _fit(self, A: Answers):
+        self.labels_, self.proba_ = self._vote(A)
+        self.skills_ = _worker_accuracy(A, self.labels_)
+
+    def _vote(self, A: Answers) -> tuple:
+        "(labels, vote shares or posteriors) of the answers in memory."
         logM = _log_channel(_check_channel(self.channel, A.n_classes))
         counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
         answered = counts.sum(1) > 0
-        self.proba_ = vote_shares(counts, logM)
         scores = (
             counts if logM is None else counts @ logM.T
         )  # Σ over the task's answers z of log M[c, z]
-        self.labels_ = self._break_ties(
-            best_classes(scores, 0.0 if logM is None else 1e-9), answered, A.value
-        )
-        self.skills_ = _worker_accuracy(A, self.labels_)
+        best = best_classes(scores, 0.0 if logM is None else 1e-9)
+        return self._break_ties(best, answered, A.value), vote_shares(counts, logM)
 
     def _break_ties(self, best: np.ndarray, answered: np.ndarray, value: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a tasks × classes mask), by the tie rule."
@@ -1292,7 +1294,7 @@ class _LocalCRH:
 
     def vote_start(self) -> np.ndarray:
         "Start from majority vote (with the tie rule `ties`); each worker's 0-1 loss sum."
-        self.labels = MajorityVote(ties=self.ties).fit(self.A).labels_
+        self.labels = MajorityVote(ties=self.ties)._vote(self.A)[0]
         return self._errors()
 
     def answer_counts(self) -> np.ndarray:
@@ -1498,11 +1500,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #74d6ea5c
+# %% ../nbs/03f_votes_and_messages.ipynb #8912347e
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #04853e28
+# %% ../nbs/03f_votes_and_messages.ipynb #990f92e2
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1538,7 +1540,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #0a8133af
+# %% ../nbs/03f_votes_and_messages.ipynb #8ca5f658
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1590,7 +1592,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #26936b53
+# %% ../nbs/03f_votes_and_messages.ipynb #b5eb723c
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1618,7 +1620,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #4a3020ff
+# %% ../nbs/03f_votes_and_messages.ipynb #b5dd9a54
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1655,7 +1657,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #0c5a394e
+# %% ../nbs/03f_votes_and_messages.ipynb #ec66bc34
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1697,7 +1699,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #f4d1a5cf
+# %% ../nbs/03f_votes_and_messages.ipynb #ea33bc39
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1718,7 +1720,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #8ea9895f
+# %% ../nbs/03f_votes_and_messages.ipynb #503a4751
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -1745,7 +1747,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #f2b8c514
+# %% ../nbs/03f_votes_and_messages.ipynb #315fb02b
 MMSR_VOTES = ("scores", "shares")
 
 
