@@ -21,16 +21,18 @@ from . import __version__, registry
 from .data import Answers, dataset_table, find_data_root
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
-                                  RandomizedResponse, TwoLayer)
+                                  RandomizedResponse, TwoLayer, check_spec, mechanism_from_spec,
+                                  with_max_answers)
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
                               replace_folder, write_report)
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'METHODS',
-           'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError', 'read_answers',
-           'mechanism_kind', 'build_mechanism', 'sidecar_path', 'read_sidecar', 'privatize_file', 'infer_file',
-           'infer_parquet', 'audit_table', 'budget_file', 'main']
+__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
+           'SEEDED', 'METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError',
+           'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'spec_file', 'sidecar_path',
+           'read_sidecar', 'privatize_file', 'server_spec', 'infer_file', 'infer_parquet', 'audit_table', 'budget_file',
+           'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -38,19 +40,28 @@ class UsageError(ValueError):
 
 # %% ../nbs/07_cli.ipynb #85077a0a
 ANSWER_COLUMNS = ("worker", "task", "label")
+HASH_COLUMN = "spec_hash"  # every private answer carries the hash of the spec it was made under
 
 
 def _read_table(path) -> pd.DataFrame:
-    "A CSV file as text columns (no NA guessing), or an error naming its path: missing, a folder."
+    "A CSV file as text columns (no NA guessing) or a .parquet file, or an error naming its path."
     path = Path(path)
     if path.is_dir():
         raise UsageError(
-            f"input {str(path)!r} is a folder, not a CSV file (worker,task,label); only infer "
-            "reads a folder, of Parquet files"
+            f"input {str(path)!r} is a folder, not a CSV or .parquet file (worker,task,label); "
+            "only infer reads a folder, of Parquet files"
         )
     if not path.is_file():
         raise FileNotFoundError(f"input file {str(path)!r} does not exist")
-    return pd.read_csv(path, dtype=str, keep_default_na=False)
+    if path.suffix == ".parquet":
+        return pd.read_parquet(path)
+    try:
+        return pd.read_csv(path, dtype=str, keep_default_na=False)
+    except UnicodeDecodeError:
+        raise UsageError(
+            f"input {str(path)!r} is not UTF-8 text: give a CSV file, or a Parquet file named "
+            "*.parquet"
+        ) from None
 
 # %% ../nbs/07_cli.ipynb #a9b3a9e6
 def _numeric_labels(labels: pd.Series, path) -> np.ndarray:
@@ -69,40 +80,85 @@ def read_answers(
     path, kind: str = "categorical", classes: Optional[Sequence[str]] = None
 ) -> Answers:
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
-    return _answers(_read_table(path), path, kind, classes)
+    return _answers(_table(_read_table(path), path), path, kind, classes)
 
 # %% ../nbs/07_cli.ipynb #2bf205d7
-def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence[str]]) -> Answers:
-    "Answers from the text table of `path`, its columns and labels checked."
+def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
+    "worker,task,label (and `extra`) of a read table: text trimmed; no column lost, none empty."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(
             f"{path} must have the columns worker,task,label; missing {missing} (it has "
             f"{list(df.columns)})"
         )
+    unknown = [c for c in df.columns if c not in ANSWER_COLUMNS + tuple(extra)]
+    if unknown:
+        raise UsageError(
+            f"{path} has columns {unknown} besides {','.join(ANSWER_COLUMNS + tuple(extra))}: they "
+            "would be lost; remove them first"
+        )
+    df = df.copy()
     for c in ANSWER_COLUMNS:
-        empty = np.flatnonzero(df[c].str.strip() == "")
-        if len(empty):
-            raise ValueError(f"{path}: column {c!r} is empty on line {empty[0] + 2}")
+        text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
+        if text:
+            df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
+        empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
+        bad = np.flatnonzero(empty)
+        if len(bad):
+            raise ValueError(
+                f"{path}: column {c!r} is empty or NaN in row {bad[0]} (line {bad[0] + 2} of a "
+                f"CSV): {df[c].iloc[bad[0]]!r}"
+            )
+    return df
+
+# %% ../nbs/07_cli.ipynb #7ace56c7
+def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = None) -> Answers:
+    "Answers from a checked table; declared classes are matched as text (a CSV's labels are)."
     if kind == "continuous":
         df = df.assign(label=_numeric_labels(df["label"], path))
-    return Answers.from_frame(df, kind=kind, classes=None if classes is None else list(classes))
+    elif classes is not None:
+        df, classes = df.assign(label=df["label"].astype(str)), [str(c) for c in classes]
+    return Answers.from_frame(df, kind=kind, classes=classes)
 
 # %% ../nbs/07_cli.ipynb #81f3e4b8
-def _write_atomic(path: Path, write: Callable[[Path], None]) -> Path:
-    "Call `write(tmp)` on a temporary file beside `path`, then rename it onto `path` (atomic)."
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+def _file_mode() -> int:
+    "The mode a new file gets under the process's umask (0o666 & ~umask)."
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+# %% ../nbs/07_cli.ipynb #ad08af7f
+def _write_atomic(*writes: tuple) -> None:
+    "Each `(path, write)`: `write(tmp)` on a temporary file beside `path`; all renamed, or none."
+    tmps = []
     try:
-        write(Path(tmp))
-        os.replace(tmp, path)
+        for path, write in writes:
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            os.close(fd)
+            tmps.append(Path(tmp))
+            write(tmps[-1])
+            os.chmod(tmps[-1], _file_mode())
+        for (path, _), tmp in zip(writes, tmps):
+            os.replace(tmp, path)
     finally:
-        Path(tmp).unlink(missing_ok=True)
-    return path
+        for tmp in tmps:
+            tmp.unlink(missing_ok=True)
+
+# %% ../nbs/07_cli.ipynb #72e242f3
+def _not_an_input(p: Path, option: str, inputs: tuple) -> Path:
+    "`p` unless it is one of `inputs` or inside an input folder of Parquet files."
+    for src in (Path(i).resolve() for i in inputs if i is not None):
+        inside = src in p.resolve().parents and any(src.rglob("*.parquet"))
+        if p.resolve() == src or inside:
+            raise UsageError(
+                f"{option} {str(p)!r} would replace the input {str(src)!r} (or a file in it); "
+                "write elsewhere"
+            )
+    return p
 
 # %% ../nbs/07_cli.ipynb #9a4e3f45
-def _output_file(path, option: str = "-o") -> Optional[Path]:
-    "An output file path whose folder exists (None stays None: standard output)."
+def _output_file(path, option: str = "-o", inputs: tuple = ()) -> Optional[Path]:
+    "An output file path whose folder exists and that is none of `inputs` nor inside one."
     if path is None:
         return None
     p = Path(path)
@@ -110,15 +166,22 @@ def _output_file(path, option: str = "-o") -> Optional[Path]:
         raise UsageError(f"{option} {str(p)!r} is a directory; give a file name")
     if not p.parent.is_dir():
         raise UsageError(f"{option} {str(p)!r}: the folder {str(p.parent)!r} does not exist")
-    return p
+    return _not_an_input(p, option, inputs)
 
 # %% ../nbs/07_cli.ipynb #43ba29f3
+def _frame_writer(df: pd.DataFrame, path: Path) -> tuple:
+    "(path, write) that writes `df` as Parquet (*.parquet) or CSV, for `_write_atomic`."
+    if path.suffix == ".parquet":
+        return path, lambda tmp: df.to_parquet(tmp, index=False)
+    return path, lambda tmp: df.to_csv(tmp, index=False)
+
+# %% ../nbs/07_cli.ipynb #592927b2
 def _write_frame(df: pd.DataFrame, path: Optional[Path]) -> None:
-    "A table to `path` as CSV (atomically), or to standard output as text when path is None."
+    "A table to `path` (CSV or Parquet, atomically), or to standard output as text (None)."
     if path is None:
         print(df.to_string(index=False))
     else:
-        _write_atomic(path, lambda tmp: df.to_csv(tmp, index=False))
+        _write_atomic(_frame_writer(df, path))
 
 # %% ../nbs/07_cli.ipynb #c0000008
 MECHANISMS = registry.cli_mechanisms()  # rr, rr-null, one-layer, two-layer, laplace, mf, ...
@@ -136,14 +199,14 @@ _NEEDS = {
     "mf": {"domain"},
     "gaussian-exp": set(),
 }
-_ALLOWS = {
-    "rr": set(),
-    "rr-null": set(),
-    "one-layer": set(),
+_ALLOWS = {  # --max-answers: the most answers a worker may give (two-layer: ε is set for it)
+    "rr": {"max_answers"},
+    "rr-null": {"max_answers"},
+    "one-layer": {"max_answers"},
     "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"},
-    "laplace": {"epsilon", "paper_epsilon"},
-    "mf": {"epsilon", "paper_epsilon", "d"},
-    "gaussian-exp": {"lam2", "epsilon", "domain"},
+    "laplace": {"epsilon", "paper_epsilon", "max_answers"},
+    "mf": {"epsilon", "paper_epsilon", "d", "max_answers"},
+    "gaussian-exp": {"lam2", "epsilon", "domain", "max_answers"},
 }
 _ONE_OF = {
     "two-layer": ("epsilon", "paper_epsilon"),
@@ -179,8 +242,6 @@ def _check_options(name: str, given: dict, role: str = "--mechanism") -> None:
             f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
             "(the paper's parameterisation), not both"
         )
-    if "max_answers" in have and "epsilon" not in have:
-        raise UsageError("--max-answers goes with --epsilon")
     if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
         raise UsageError(
             "--epsilon with --mechanism gaussian-exp needs --domain (its range is the "
@@ -196,7 +257,7 @@ def _domain_array(domain) -> np.ndarray:
     return d
 
 # %% ../nbs/07_cli.ipynb #42f64453
-def build_mechanism(
+def _mechanism(
     name: str,
     n_classes: Optional[int] = None,
     epsilon: Optional[float] = None,
@@ -208,6 +269,7 @@ def build_mechanism(
     max_answers: Optional[int] = None,
     secure: bool = False,
     seed: Optional[int] = None,
+    classes: Optional[Sequence] = None,
 ) -> Mechanism:
     "The mechanism `name` (of MECHANISMS) from command-line values; categorical need `n_classes`."
     mechanism_kind(name)
@@ -225,16 +287,18 @@ def build_mechanism(
     )
     paper = paper_epsilon is not None
     if name in ("rr", "rr-null"):
-        return RandomizedResponse(epsilon, n_classes, null=name == "rr-null", secure=secure)
+        return RandomizedResponse(
+            epsilon, n_classes, null=name == "rr-null", secure=secure, classes=classes
+        )
     if name == "one-layer":
-        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure)
+        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure, classes=classes)
     if name == "two-layer":
         if paper:
             return TwoLayer.from_paper(
-                paper_epsilon, n_classes, a=0.0 if a is None else a, secure=secure
+                paper_epsilon, n_classes, a=a, secure=secure, classes=classes
             )
         return TwoLayer.from_epsilon(
-            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure
+            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure, classes=classes
         )
     if name == "gaussian-exp":
         if lam2 is not None:
@@ -250,6 +314,68 @@ def build_mechanism(
         return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
     return BoundedMatrixFactorization(epsilon, d, dom, rng=seed, secure=secure)
 
+# %% ../nbs/07_cli.ipynb #e4b382e6
+def build_mechanism(
+    name: str, n_classes: Optional[int] = None, max_answers: Optional[int] = None, **options
+) -> Mechanism:
+    "The mechanism `name` from command-line values (as `_mechanism`), capped at `max_answers`."
+    m = _mechanism(name, n_classes, max_answers=max_answers, **options)
+    return with_max_answers(m, max_answers)
+
+# %% ../nbs/07_cli.ipynb #42477e52
+def make_spec(
+    mechanism: str,
+    classes: Optional[Sequence[str]] = None,
+    n_classes: Optional[int] = None,
+    max_answers: Optional[int] = None,
+    **options,
+) -> dict:
+    "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
+    kind = mechanism_kind(mechanism)
+    _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS if k != "max_answers"})
+    named = _classes(classes, n_classes)
+    if kind == "categorical" and named is None:
+        raise UsageError(
+            f"--classes (or --n-classes) is required with --mechanism {mechanism}: the classes are "
+            "declared before any answer is seen, never read from the answers"
+        )
+    if kind == "continuous" and named is not None:
+        raise UsageError(
+            f"--classes and --n-classes apply to categorical mechanisms, not to {mechanism}"
+        )
+    n = None if named is None else len(named)
+    m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
+    return m.spec(max_answers)
+
+# %% ../nbs/07_cli.ipynb #3af44692
+def read_spec(path) -> dict:
+    "The spec in the JSON file `path` (a spec, or privatize's file that holds one), checked."
+    p = Path(path)
+    if not p.is_file():
+        raise UsageError(f"--spec {str(p)!r} is not a file")
+    try:
+        spec = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"--spec {str(p)!r} is not JSON ({e})") from None
+    if isinstance(spec, dict) and "format" not in spec and "spec" in spec:
+        spec = spec["spec"]  # the JSON file privatize writes beside its output
+    try:
+        return check_spec(spec)
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"--spec {str(p)!r}: {e}") from None
+
+# %% ../nbs/07_cli.ipynb #8726e88b
+def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
+    "Write the spec of `mechanism` (command-line values) to `out` as JSON, or to standard output."
+    out = _output_file(out)
+    spec = make_spec(mechanism, classes, n_classes, **options)
+    text = json.dumps(spec, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        _write_atomic((out, lambda tmp: tmp.write_text(text, encoding="utf-8")))
+    return spec
+
 # %% ../nbs/07_cli.ipynb #c0000012
 def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Optional[list]:
     "The class labels: `--classes`, 0..K−1 for `--n-classes K`, or None (those in the data)."
@@ -260,72 +386,112 @@ def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Opti
     )
 
 # %% ../nbs/07_cli.ipynb #bbaa6432
-def _answers_and_mechanism(src, mechanism: str, seed, classes, n_classes, options: dict) -> tuple:
-    "The answers of the CSV `src`, read for `mechanism`, and the mechanism built from options."
-    kind = mechanism_kind(mechanism)
-    _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS})
-    A = read_answers(src, kind, _classes(classes, n_classes))
-    return A, build_mechanism(
-        mechanism, n_classes=A.n_classes if kind == "categorical" else None, seed=seed, **options
-    )
+SEEDED = "seeded: simulation, not private against anyone who knows the seed"
+
+
+def _randomness(seed: Optional[int], secure: bool) -> str:
+    "How a privatize run drew its randomness, as its JSON file records it."
+    if seed is not None:
+        return SEEDED
+    if secure:
+        return "secure: OpenDP's samplers from a cryptographic source"
+    return "fresh: a generator seeded from the operating system's entropy on every run"
+
+# %% ../nbs/07_cli.ipynb #9e3ed235
+def _declared_spec(spec_path, mechanism: Optional[str], classes, n_classes, options: dict) -> dict:
+    "The spec of a worker-side run: from `--spec`, or from the mechanism's flags (domain declared)."
+    given = [k for k, v in options.items() if v is not None] + (["classes"] if classes else [])
+    if spec_path is not None:
+        if mechanism is not None or given or n_classes is not None:
+            raise UsageError(
+                "--spec declares the mechanism, its options and its domain: give --spec or "
+                "--mechanism with its options, not both"
+            )
+        return read_spec(spec_path)
+    if mechanism is None:
+        raise UsageError("--spec SPEC.json or --mechanism (with its options) is required")
+    return make_spec(mechanism, classes, n_classes, **options)
+
+# %% ../nbs/07_cli.ipynb #3a87f577
+def _spec_kind(spec: dict) -> str:
+    "The kind of answers a spec's domain holds: categorical (classes) or continuous (numbers)."
+    return "categorical" if spec["domain"]["kind"] == "categorical" else "continuous"
+
+# %% ../nbs/07_cli.ipynb #0cefe997
+def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:
+    "(answers, mechanism, spec) of the raw answers `src`: read on the declared domain only."
+    spec = _declared_spec(spec_path, mechanism, classes, n_classes, options)
+    table = _table(_read_table(src), src)
+    A = _answers(table, src, _spec_kind(spec), spec["domain"].get("classes"))
+    return A, mechanism_from_spec(spec, **run), spec
 
 # %% ../nbs/07_cli.ipynb #a42f93a0
 def sidecar_path(path) -> Path:
-    "The JSON file beside a privatized CSV that describes its mechanism: OUT.csv → OUT.csv.json."
+    "The JSON file beside a private answers file that holds its spec: OUT.csv → OUT.csv.json."
     return Path(str(path) + ".json")
 
 # %% ../nbs/07_cli.ipynb #46e764eb
-def _sidecar(name: str, m: Mechanism, A: Answers, options: dict) -> dict:
-    "What the server may know: the mechanism, its options, the classes, the guarantee (no seed)."
-    return {
-        "mechanism": name,
-        "options": {k: v for k, v in options.items() if v is not None},
-        "classes": [str(c) for c in A.classes] if A.kind == "categorical" else None,
-        "epsilon_per_answer": m.epsilon if math.isfinite(m.epsilon) else "inf",
-        "max_answers": m.max_answers,
-        "guarantee": (
-            "ε-LDP of each answer against an adversary who also sees the worker's other answers"
-        ),
-        "repr": repr(m),
-        "ldp_truth": __version__,
-    }
+def _sidecar(spec: dict, seed: Optional[int], secure: bool) -> dict:
+    "What the server may know of a run: the spec and how the randomness was drawn (not the seed)."
+    return {"spec": spec, "randomness": _randomness(seed, secure), "ldp_truth": __version__}
 
 # %% ../nbs/07_cli.ipynb #d178932c
 def read_sidecar(src) -> Optional[dict]:
-    "The mechanism description that `privatize -o` wrote beside `src`, or None when there is none."
+    "The JSON file that `privatize -o` wrote beside `src` (its spec checked), or None if none."
     p = sidecar_path(src)
     if not p.is_file():
         return None
     try:
-        meta = json.loads(p.read_text())
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{p}: not a mechanism description written by privatize ({e})") from None
-    if not isinstance(meta, dict) or meta.get("mechanism") not in MECHANISMS:
-        raise ValueError(
-            f"{p}: not a mechanism description written by privatize (no known 'mechanism')"
-        )
+        meta = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise UsageError(f"{p}: not a file written by privatize ({e})") from None
+    if not isinstance(meta, dict) or "spec" not in meta:
+        raise UsageError(f"{p}: not a file written by privatize (no spec); privatize again")
+    try:
+        check_spec(meta["spec"])
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"{p}: {e}") from None
     return meta
+
+# %% ../nbs/07_cli.ipynb #0fbb1ef8
+def _warn_seeded(src, hashes: Optional[pd.Series] = None) -> None:
+    "A warning on standard error when the JSON file beside `src` (of these answers) says seeded."
+    meta = read_sidecar(src)
+    if meta is None or (hashes is not None and meta["spec"]["hash"] not in set(hashes)):
+        return
+    if meta.get("randomness") == SEEDED:
+        print(f"ldp-truth: warning: {src} was privatized {SEEDED}", file=sys.stderr)
 
 # %% ../nbs/07_cli.ipynb #3df02084
 def privatize_file(
     src,
     out,
-    mechanism: str,
+    mechanism: Optional[str] = None,
     seed: Optional[int] = None,
     classes=None,
     n_classes: Optional[int] = None,
+    spec=None,
+    secure: bool = False,
     **options,
 ) -> pd.DataFrame:
-    "Perturb the CSV `src` with `mechanism`; write it (original ids) and its sidecar to `out`."
-    out = _output_file(out)
-    A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
-    df = m.privatize(A, rng=seed).to_frame()
+    "Run the spec (`spec` file, or from flags) on `src`; write it, spec_hash per row, and its JSON."
+    if seed is not None and secure:
+        raise UsageError(
+            "--seed and --secure contradict each other: a seed makes every draw replayable"
+        )
+    out = _output_file(out, inputs=(src, spec))
+    side = None if out is None else _output_file(sidecar_path(out), "-o (its .json)", (src, spec))
+    A, m, declared = _worker_side(
+        src, spec, mechanism, classes, n_classes, options, secure=secure, rng=seed
+    )
+    df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: declared["hash"]})
     if out is None:
         df.to_csv(sys.stdout, index=False)
+        if seed is not None:
+            print(f"ldp-truth privatize: warning: {SEEDED}", file=sys.stderr)
     else:
-        meta = json.dumps(_sidecar(mechanism, m, A, options), indent=1, ensure_ascii=False)
-        _write_frame(df, out)
-        _write_atomic(sidecar_path(out), lambda tmp: tmp.write_text(meta))
+        meta = json.dumps(_sidecar(declared, seed, secure), indent=1, ensure_ascii=False)
+        _write_atomic(_frame_writer(df, out), (side, lambda tmp: tmp.write_text(meta)))
     return df
 
 # %% ../nbs/07_cli.ipynb #e93a938f
@@ -404,25 +570,74 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
     return cls, kind
 
 # %% ../nbs/07_cli.ipynb #9a8a391a
-def _sidecar_channel(src, method: str, channel: Optional[str], options: dict, classes) -> tuple:
-    "(channel, options, classes) from the JSON beside `src` if no channel and `method` takes one."
-    if (
-        channel is not None
-        or any(v is not None for v in options.values())
-        or method not in METHODS
-        or not _takes_channel(method)
-    ):
-        return channel, options, classes
+def server_spec(src, table: pd.DataFrame, spec_path=None) -> Optional[dict]:
+    "The spec `src`'s answers were made under, matched to their recorded hash (None: no spec)."
     meta = read_sidecar(src)
-    if meta is None or meta["mechanism"] not in CHANNEL_MECHANISMS:
-        return channel, options, classes
-    return (
-        meta["mechanism"],
-        {k: meta["options"].get(k) for k in CHANNEL_OPTIONS},
-        classes or meta["classes"],
-    )
+    spec = read_spec(spec_path) if spec_path is not None else (meta or {}).get("spec")
+    where = f"--spec {spec_path}" if spec_path is not None else str(sidecar_path(src))
+    recorded = pd.unique(table[HASH_COLUMN]).tolist() if HASH_COLUMN in table else None
+    if spec is None:
+        if recorded:
+            raise UsageError(
+                f"{src} was privatized under the spec {recorded[0]}: give it with --spec SPEC.json"
+            )
+        return None
+    if recorded is None:
+        raise UsageError(
+            f"{src} records no spec ({HASH_COLUMN} column): its answers were not privatized under "
+            f"the spec of {where}"
+        )
+    if recorded != [spec["hash"]]:
+        raise UsageError(
+            f"{src}: its answers carry spec {', '.join(map(str, recorded))} but the spec of "
+            f"{where} is {spec['hash']}: stale or edited, or the answers come from another spec"
+        )
+    return spec
 
-# %% ../nbs/07_cli.ipynb #db136101
+# %% ../nbs/07_cli.ipynb #0a6e6c29
+def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
+    "Answers made under `spec`: its classes (even unanswered ones); its NULL reports left out."
+    kind, classes, null = _spec_kind(spec), spec["domain"].get("classes"), spec["null"]
+    A = _answers(table, src, kind, classes if null is None else [*classes, null])
+    if null is None:
+        return A
+    real = A.value != len(classes)
+    print(
+        f"ldp-truth infer: note: {int((~real).sum())} of {len(real)} answers are NULL reports "
+        f"({null!r}), the same for every true class: left out of the fit",
+        file=sys.stderr,
+    )
+    kept = A.select(real)
+    return kept.with_values(kept.value, n_classes=len(classes), classes=A.classes[:-1])
+
+# %% ../nbs/07_cli.ipynb #51decf11
+def _server_answers(src, method: str, kind, channel, classes, n_classes, options, spec_path):
+    "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    declared = server_spec(src, table, spec_path)
+    if declared is None:
+        kind_given = kind
+        _, kind = _make_aggregator(method, kind, channel, options)
+        named = _classes(classes, n_classes)
+        _check_labels_fit(method, kind, kind_given, table["label"], named)
+        A = _answers(table, src, kind, named)
+        if channel is None:
+            return table, A, kind, None
+        return table, A, kind, build_mechanism(channel, A.n_classes, **options).transition_matrix()
+    given = dict(kind=kind, channel=channel, classes=classes, n_classes=n_classes, **options)
+    flags = [k for k, v in given.items() if v is not None]
+    if flags:
+        raise UsageError(
+            f"{_flag(flags[0])} does not go with a spec: the spec declares the mechanism, its "
+            "domain and its channel"
+        )
+    _, kind = _make_aggregator(method, _spec_kind(declared), None, {})
+    A = _spec_answers(table, src, declared)
+    if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
+        return table, A, kind, None
+    return table, A, kind, mechanism_from_spec(declared).transition_matrix()
+
+# %% ../nbs/07_cli.ipynb #26bd7e4c
 def infer_file(
     src,
     out,
@@ -432,35 +647,28 @@ def infer_file(
     proba: bool = False,
     classes=None,
     n_classes: Optional[int] = None,
+    spec=None,
     **channel_options,
 ) -> pd.DataFrame:
-    "Fit `method` on the CSV `src`; write `task,label` (`p_<class>` with `proba`) in input order."
+    "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
     unknown = set(channel_options) - set(CHANNEL_OPTIONS)
     if unknown:
         raise TypeError(
             f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}"
         )
-    if n_classes is None:
-        channel, options, classes = _sidecar_channel(src, method, channel, options, classes)
-    kind_given = kind
-    cls, kind = _make_aggregator(method, kind, channel, options)
+    cls, _ = _make_aggregator(method, kind, channel, options)
+    out = _output_file(out, inputs=(src, spec))
+    table, A, kind, matrix = _server_answers(
+        src, method, kind, channel, classes, n_classes, options, spec
+    )
     if proba and kind != "categorical":
         raise UsageError(
             f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers"
         )
-    out = _output_file(out)
-    table = _read_table(src)
-    named = _classes(classes, n_classes)
-    if "label" in table.columns:
-        _check_labels_fit(method, kind, kind_given, table["label"], named)
-    A = _answers(table, src, kind, named)
-    agg = (
-        cls()
-        if channel is None
-        else cls(channel=build_mechanism(channel, A.n_classes, **options).transition_matrix())
-    )
-    agg.fit(A)
+    agg = (cls() if matrix is None else cls(channel=matrix)).fit(A)
+    if HASH_COLUMN in table:
+        _warn_seeded(src, table[HASH_COLUMN])
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -522,7 +730,9 @@ def infer_parquet(
     if out is None:
         raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
     to_parquet = str(out).endswith(".parquet")
-    out = Path(out) if to_parquet else _output_file(out)
+    out = Path(out) if to_parquet else _output_file(out, inputs=(src,))
+    if to_parquet:
+        _not_an_input(out, "-o", (src,))
     if (
         to_parquet
         and out.exists()
@@ -603,15 +813,16 @@ def audit_table(
 def budget_file(
     src,
     out,
-    mechanism: str,
-    seed: Optional[int] = None,
+    mechanism: Optional[str] = None,
     classes=None,
     n_classes: Optional[int] = None,
+    spec=None,
     **options,
 ) -> pd.DataFrame:
-    "`privacy.budget_report` of `mechanism` on `src`'s answers, a row per worker (original ids)."
-    out = _output_file(out)
-    A, m = _answers_and_mechanism(src, mechanism, seed, classes, n_classes, options)
+    "`privacy.budget_report` of the spec (`spec` file or flags) on `src`'s answers, per worker."
+    out = _output_file(out, inputs=(src, spec))
+    A, m, _ = _worker_side(src, spec, mechanism, classes, n_classes, options)
+    _warn_seeded(src)
     df = budget_report(m, A).reset_index()
     if out is None:
         print(df.to_string(index=False))
@@ -693,16 +904,19 @@ def _labels(s: str) -> list:
 
 # %% ../nbs/07_cli.ipynb #c0000027
 _DATA_HELP = "datasets folder (default: $LDP_TRUTH_DATA or shared/datasets)"
+_SPEC_HELP = "the mechanism spec written by `ldp-truth spec` (mechanism, options, domain, ε)"
 
 
-def _mechanism_options(p: argparse.ArgumentParser, required_epsilon: bool = False) -> None:
+def _mechanism_options(p: argparse.ArgumentParser, spec: bool = False) -> None:
     "The options that configure a mechanism (which apply to which is checked by build_mechanism)."
     p.add_argument(
         "--mechanism",
-        required=True,
+        required=not spec,
         choices=MECHANISMS,
-        help="the LDP mechanism (see `ldp-truth --help`)",
+        help="the LDP mechanism (see `ldp-truth --help`)" + (", instead of --spec" if spec else ""),
     )
+    if spec:
+        p.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP)
     p.add_argument(
         "--epsilon",
         type=_positive,
@@ -752,12 +966,13 @@ def _class_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--classes",
         type=_labels,
-        help="categorical: all class labels, comma-separated (default: those in the data)",
+        help="categorical: all class labels in order, comma-separated (declared: spec, privatize, "
+        "budget need it; infer without a spec defaults to those in the data)",
     )
     g.add_argument(
         "--n-classes",
         type=_count(2),
-        help="categorical: the classes are 0..K-1 (default: those in the data)",
+        help="categorical: the classes are 0..K-1 (instead of --classes)",
     )
 
 # %% ../nbs/07_cli.ipynb #9c58550e
@@ -774,11 +989,18 @@ EXAMPLES = {
         "List the datasets found, with their size and the number of tasks with ground truth.",
         "ldp-truth datasets --data ../shared/datasets",
     ),
+    "spec": (
+        "Before any answer is collected: declare the mechanism, its options, the answers' domain "
+        "(classes in order, or numeric bounds) and the ε per answer (and per worker with "
+        "--max-answers), as a JSON spec with a hash; privatize and infer run on it.",
+        "ldp-truth spec --mechanism rr --epsilon 1 --classes cat,dog,bird -o spec.json\n  "
+        "ldp-truth spec --mechanism laplace --epsilon 2 --domain 1:5 --max-answers 50 -o spec.json",
+    ),
     "privatize": (
-        "On the worker's side: perturb each answer of a worker,task,label CSV with an LDP "
-        "mechanism whose ε holds per answer; ids are kept, and OUT.csv.json beside the output "
-        "tells the server the mechanism.",
-        "ldp-truth privatize answers.csv --mechanism rr --epsilon 1 --seed 0 -o private.csv\n  "
+        "On the worker's side: run a spec (or a mechanism with its declared domain) on each answer "
+        "of a worker,task,label CSV or Parquet file, with fresh randomness; ids are kept, every "
+        "row carries the spec's hash, and OUT.csv.json beside the output holds the spec.",
+        "ldp-truth privatize answers.csv --spec spec.json -o private.csv\n  "
         "ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o "
         "private.csv",
     ),
@@ -825,7 +1047,7 @@ def _parser() -> argparse.ArgumentParser:
         "(numeric).",
     )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
-    names = "{datasets,privatize,infer,audit,budget,report}"
+    names = "{datasets,spec,privatize,infer,audit,budget,report}"
     sub = p.add_subparsers(dest="command", required=True, metavar=names)
     r = _subcommand(
         sub,
@@ -873,15 +1095,28 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     d = _subcommand(sub, "datasets", "list the datasets found, with their sizes")
     d.add_argument("--data", default=None, help=_DATA_HELP)
+    s = _subcommand(sub, "spec", "declare the mechanism, its domain and ε before any answer exists")
+    _mechanism_options(s)
+    _class_options(s)
+    s.add_argument(
+        "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
+    )
     pr = _subcommand(
         sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)"
     )
     pr.add_argument(
-        "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
+        "input",
+        metavar="IN.csv",
+        help="answers in crowd-kit's CSV format: worker,task,label (or a .parquet file)",
     )
-    _mechanism_options(pr)
+    _mechanism_options(pr, spec=True)
     _class_options(pr)
-    pr.add_argument("--seed", type=_count(0), help="seed (default: fresh randomness)")
+    pr.add_argument(
+        "--seed",
+        type=_count(0),
+        help="for simulation only: anyone who knows the seed recovers every answer (default: fresh "
+        "randomness from the operating system)",
+    )
     pr.add_argument(
         "--secure",
         action="store_true",
@@ -940,6 +1175,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers"
     )
     _class_options(i)
+    i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
     i.add_argument(
         "--proba",
         action="store_true",
@@ -985,7 +1221,7 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument(
         "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
     )
-    _mechanism_options(b)
+    _mechanism_options(b, spec=True)
     _class_options(b)
     b.add_argument(
         "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
@@ -1024,6 +1260,14 @@ def _run(args: argparse.Namespace) -> None:
             if root
             else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
         )
+    elif args.command == "spec":
+        spec_file(
+            args.output,
+            args.mechanism,
+            args.classes,
+            args.n_classes,
+            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+        )
     elif args.command == "privatize":
         privatize_file(
             args.input,
@@ -1032,13 +1276,14 @@ def _run(args: argparse.Namespace) -> None:
             args.seed,
             args.classes,
             args.n_classes,
+            args.spec,
             secure=args.secure,
             **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
         )
     elif args.command == "infer" and Path(args.input).is_dir():
         extra = [
             o
-            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes")
+            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes", "spec")
             if getattr(args, o) is not None
         ]
         if extra:
@@ -1059,6 +1304,7 @@ def _run(args: argparse.Namespace) -> None:
             args.proba,
             args.classes,
             args.n_classes,
+            args.spec,
             **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
         )
     elif args.command == "audit":
@@ -1077,9 +1323,9 @@ def _run(args: argparse.Namespace) -> None:
             args.input,
             args.output,
             args.mechanism,
-            None,
             args.classes,
             args.n_classes,
+            args.spec,
             **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
         )
 

@@ -466,7 +466,10 @@ def _label_codes(labels: pd.Series, classes, n_classes: Optional[int]) -> tuple:
         codes = lookup.get_indexer(labels)
         if (codes < 0).any():
             unknown = sorted(set(labels[codes < 0].tolist()), key=str)[:5]
-            raise ValueError(f"labels {unknown} are not in classes={classes.tolist()}")
+            raise ValueError(
+                f"labels {unknown} (rows {_rows(codes < 0, labels)}) are not in "
+                f"classes={classes.tolist()}"
+            )
         return codes, classes
     if pd.api.types.is_integer_dtype(labels.dtype) and not pd.api.types.is_bool_dtype(labels.dtype):
         return labels.to_numpy(np.int64), (None if n_classes is None else np.arange(n_classes))

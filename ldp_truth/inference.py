@@ -44,15 +44,19 @@ class Aggregator:
     def __init__(self):
         "No parameters (subclasses define their own); here so the docs show the signature `()`."
 
-    def fit(self, answers: Union[Answers, DaskAnswers]) -> "Aggregator":
-        "Fit on `Answers`, `DaskAnswers` or a Dask DataFrame (worker, task, label); returns `self`."
+    def fit(self, answers: Union[Answers, DaskAnswers, pd.DataFrame]) -> "Aggregator":
+        "Fit on `Answers`, a pandas or Dask DataFrame (worker, task, label), `DaskAnswers`; self."
         if is_dask_frame(answers):
             answers = DaskAnswers(answers)
+        elif isinstance(answers, pd.DataFrame):  # crowd-kit's fit(df): the ids behind the indices
+            answers = self._frame_answers(answers)
+            self.workers_, self.tasks_ = answers.workers, answers.tasks
+            if answers.kind == "categorical":
+                self.classes_ = answers.classes
         if not isinstance(answers, (Answers, DaskAnswers)):
             raise TypeError(
-                f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a DaskAnswers "
-                f"or a Dask DataFrame, got {type(answers).__name__}; use fit_predict(df) for a "
-                "DataFrame"
+                f"{type(self).__name__}.fit needs answers as ldp_truth.data.Answers, a pandas or "
+                f"Dask DataFrame, or a DaskAnswers, got {type(answers).__name__}"
             )
         self._check_kind(answers.kind, answers.n_classes if answers.kind == "categorical" else None)
         if self.bounds is not None and answers.kind == "categorical":
@@ -70,6 +74,16 @@ class Aggregator:
         if self.bounds is not None:
             self.labels_ = np.clip(self.labels_, *self.bounds)  # post-processing: free
         return self
+
+    def _frame_answers(
+        self, df: pd.DataFrame, worker="worker", task="task", label="label", duplicates="error",
+        classes=None,
+    ) -> Answers:
+        "Answers from crowd-kit's long pandas DataFrame, read as this aggregator's kind."
+        kind = self.kinds[0] if len(self.kinds) == 1 else None
+        return Answers.from_frame(
+            df, worker, task, label, kind=kind, duplicates=duplicates, classes=classes
+        )
 
     def _check_kind(self, kind: str, n_classes: Optional[int]):
         "An error unless answers of this kind (categorical: n_classes ≥ 2) suit this aggregator."
@@ -125,10 +139,7 @@ class Aggregator:
             D = DaskAnswers(df, worker, task, label)
             self.fit(D)
             return D.predictions(self.labels_)
-        kind = self.kinds[0] if len(self.kinds) == 1 else None
-        A = Answers.from_frame(
-            df, worker, task, label, kind=kind, duplicates=duplicates, classes=classes
-        )
+        A = self._frame_answers(df, worker, task, label, duplicates, classes)
         self.fit(A)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")

@@ -5,27 +5,34 @@
 # %% ../nbs/04_mechanisms.ipynb #a6c5dbda
 from __future__ import annotations
 
+import hashlib
+import inspect
+import json
 import math
-from typing import Optional, Union
+import sys
+from typing import Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from scipy.optimize import brentq
 
-from .data import (Answers, RngLike, as_generator, check_count, check_domain,
+from .data import (Answers, RngLike, as_generator, check_choice, check_count, check_domain,
                             check_fraction, check_nonnegative, check_positive, check_real,
                             documented)
+from . import __version__
 from .kernels import rr_flip
 
 # %% auto #0
-__all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'p_flip_from_epsilon', 'max_log_ratio',
+__all__ = ['NULL_LABEL', 'SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'rr_keep_probability', 'rr_epsilon',
+           'one_layer_epsilon', 'check_epsilon', 'flip_epsilon_limit', 'p_flip_from_epsilon', 'max_log_ratio',
            'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer', 'two_layer_bounds', 'two_layer_epsilon_limit',
            'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon', 'Mechanism', 'NoPrivacy', 'with_null_class',
-           'RandomizedResponse', 'OneLayer', 'TwoLayer', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
-           'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
-           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
-           'BoundedMatrixFactorization']
+           'RandomizedResponse', 'OneLayer', 'TwoLayer', 'outside_domain', 'LaplacePerturbation',
+           'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles',
+           'mf_statistics', 'mf_solve', 'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf',
+           'bounded_mf_epsilon', 'BoundedMatrixFactorization', 'canonical_json', 'spec_hash', 'with_max_answers',
+           'check_spec', 'mechanism_from_spec']
 
 # %% ../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -46,6 +53,25 @@ def _check_m(m) -> np.ndarray:
 def _check_max_answers(max_answers) -> Optional[int]:
     "None (any number of answers per worker) or an integer >= 1."
     return None if max_answers is None else check_count(max_answers, "max_answers", 1)
+
+# %% ../nbs/04_mechanisms.ipynb #b015045d
+def _readable(x):
+    "A number rounded for reading in a repr (0.9999999999999998 → 1.0); anything else as it is."
+    return float(f"{x:.10g}") if isinstance(x, float) else x
+
+# %% ../nbs/04_mechanisms.ipynb #d84e7b6b
+def _check_classes(classes, n_classes: int) -> Optional[np.ndarray]:
+    "Declared class labels (None: 0..n_classes−1): n_classes distinct strings or integers."
+    if classes is None:
+        return None
+    c = np.asarray(list(classes) if not isinstance(classes, str) else [classes])
+    if c.ndim != 1 or c.dtype.kind not in "iuU" or len(set(c.tolist())) != len(c):
+        raise ValueError(
+            f"classes must list distinct labels (strings or integers) in order, got {classes!r}"
+        )
+    if len(c) != n_classes:
+        raise ValueError(f"classes must list n_classes={n_classes} labels, got {len(c)}")
+    return c
 
 # %% ../nbs/04_mechanisms.ipynb #621e669a
 def rr_keep_probability(epsilon: float, n_classes: int) -> float:
@@ -68,11 +94,28 @@ def one_layer_epsilon(p_flip: float, n_classes: int) -> float:
     p = _check_p_flip(p_flip, s)
     return math.log((1 - p) * (s - 1) / p)
 
+# %% ../nbs/04_mechanisms.ipynb #dc8bfe5a
+def check_epsilon(epsilon, limit: float = math.inf, name: str = "epsilon") -> float:
+    "A finite ε > 0 no larger than `limit`, the largest the mechanism can represent; else an error."
+    e = check_positive(epsilon, name)
+    if e > limit:
+        raise ValueError(
+            f"{name}={e:g} is beyond the largest ε this mechanism represents, {limit:.6g} (its "
+            "noise would round to none: answers released unchanged); give a smaller one"
+        )
+    return e
+
+# %% ../nbs/04_mechanisms.ipynb #7dd7583c
+def flip_epsilon_limit(n_classes: int) -> float:
+    "The largest ε of a K-ary flip: its flip's scale (K−1)·exp(−ε) stays a positive normal float."
+    return math.log(_check_n_classes(n_classes) - 1) - math.log(sys.float_info.min)
+
 # %% ../nbs/04_mechanisms.ipynb #c0d65f4a
 def p_flip_from_epsilon(epsilon: float, n_classes: int) -> float:
-    "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε."
-    e, s = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
-    return (s - 1) / (math.exp(e) + s - 1)
+    "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε (no overflow)."
+    s = _check_n_classes(n_classes)
+    q = (s - 1) * math.exp(-check_epsilon(epsilon, flip_epsilon_limit(s)))
+    return q / (1 + q)
 
 # %% ../nbs/04_mechanisms.ipynb #ec459333
 def _check_p_flip(p_flip, s: int, name: str = "p_flip") -> float:
@@ -177,7 +220,7 @@ def two_layer_bounds(
 ) -> tuple:
     "(a, b) giving per-answer ε `epsilon` for any m or m ≤ max_answers; a = p^f, b per `b`."
     e, s, M = (
-        check_positive(epsilon, "epsilon"),
+        check_epsilon(epsilon, flip_epsilon_limit(n_classes)),
         _check_n_classes(n_classes),
         _check_max_answers(max_answers),
     )
@@ -200,7 +243,7 @@ def two_layer_bounds(
                 f"= {p:.6g} at epsilon={e} (a smaller a, e.g. a = 0, lets many answers reveal a "
                 f"small p_u: no ε holds); {keep}"
             )
-        b_max = min((s - 1) * math.exp(e) / (1 + (s - 1) * math.exp(e)), 2 * (s - 1) / s - p) * (
+        b_max = min(1 / (1 + math.exp(-e) / (s - 1)), 2 * (s - 1) / s - p) * (
             1 - 1e-12
         )
         b = (
@@ -349,6 +392,9 @@ def _add_noise(
     protects_null="whether a missing answer (NULL) is as protected as a value",
     discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
     max_answers="the most answers per worker for which epsilon holds (None: any number)",
+    classes="categorical: the declared class labels in order (None: 0..n_classes−1)",
+    spec_name="the mechanism's name in a spec and on the command line (e.g. 'rr')",
+    epsilon_paper="built by a paper's parameterisation: the paper's number (None otherwise)",
 )
 class Mechanism:
     "Base class: a local perturbation with a per-answer ε (cell/attribute LDP) that really holds."
@@ -358,6 +404,9 @@ class Mechanism:
     protects_null: bool = False
     discrete: bool = False
     max_answers: Optional[int] = None
+    classes: Optional[np.ndarray] = None
+    spec_name: Optional[str] = None
+    epsilon_paper: Optional[float] = None
 
     def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
         "Refuse a worker with over `max_answers` answers: `epsilon` would not hold for them."
@@ -367,7 +416,8 @@ class Mechanism:
         if most > self.max_answers:
             raise ValueError(
                 f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
-                f"{self.epsilon:.4g} only for max_answers={self.max_answers}; build it with a "
+                f"{self.epsilon_per_answer(self.max_answers):.4g} only for max_answers="
+                f"{self.max_answers}; build it with a "
                 "larger max_answers"
             )
 
@@ -377,13 +427,21 @@ class Mechanism:
         "Perturb every worker's answers (vectorised): Answers → Answers, DataFrame → DataFrame."
         if not isinstance(answers, pd.DataFrame):
             return self._privatize(answers, rng)
-        kind = "categorical" if self.discrete else "continuous"
-        k = (
-            getattr(self, "n_classes", None)
-            if pd.api.types.is_integer_dtype(answers.get("label"))
-            else None
-        )
-        return self._privatize(Answers.from_frame(answers, kind=kind, n_classes=k), rng).to_frame()
+        return self._privatize(self._read_frame(answers), rng).to_frame()
+
+    def _read_frame(self, df: pd.DataFrame) -> Answers:
+        "A DataFrame's answers on the declared domain: labels mapped by the declared classes."
+        if self.discrete:
+            return Answers.from_frame(df, kind="categorical", classes=self._labels())
+        return Answers.from_frame(df, kind="continuous")
+
+    def _labels(self) -> np.ndarray:
+        "The declared class labels, or 0..n_classes−1 when none were declared."
+        return np.arange(self.n_classes) if self.classes is None else self.classes
+
+    def _spec_params(self) -> dict:
+        "The keyword arguments that rebuild this mechanism on its declared domain."
+        raise ValueError(f"{type(self).__name__} has no spec: it is not offered by name")
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "The perturbation of every answer, on Answers."
@@ -415,33 +473,56 @@ class Mechanism:
 
     def __repr__(self):
         args = ", ".join(
-            f"{k}={v!r}" for k, v in {"epsilon": self.epsilon, **self._repr_args()}.items()
+            f"{k}={_readable(v)!r}"
+            for k, v in {"epsilon": self.epsilon, **self._repr_args(), **self._paper()}.items()
         )
         return f"{type(self).__name__}({args}, secure={self.secure})"
 
     def _repr_args(self) -> dict:
         return {}
 
+    def _paper(self) -> dict:
+        "The paper's number, when the mechanism was built by its paper's parameterisation."
+        return {} if self.epsilon_paper is None else {"epsilon_paper": self.epsilon_paper}
+
 # %% ../nbs/04_mechanisms.ipynb #cb06ef93
 @documented()
 class NoPrivacy(Mechanism):
     "The identity mechanism (ε = ∞): answers released unchanged; an experiment's clean baseline."
 
-    def __init__(self, n_classes: Optional[int] = None):  # the answers' classes (None: any answers)
+    spec_name = "none"
+
+    def __init__(
+        self,
+        n_classes: Optional[int] = None,  # the answers' classes (None: any answers)
+        classes: Optional[Sequence] = None,  # the class labels in order (None: 0..n_classes−1)
+    ):
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
+        if classes is not None and not self.discrete:
+            raise ValueError("classes needs n_classes (the number of classes they list)")
+        self.classes = None if classes is None else _check_classes(classes, self.n_classes)
+
+    def _read_frame(self, df: pd.DataFrame) -> Answers:
+        "Without n_classes: the DataFrame's answers as they are (integer labels stay integers)."
+        return super()._read_frame(df) if self.discrete else Answers.from_frame(df)
+
+    def _spec_params(self) -> dict:
+        return {}
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "The answers themselves (after checking the type, and the classes when `n_classes` is set)."
         if not isinstance(answers, Answers):
             raise TypeError(f"answers must be ldp_truth.data.Answers, got {type(answers).__name__}")
         if self.n_classes is not None and (
-            answers.kind != "categorical" or answers.n_classes != self.n_classes
+            answers.kind != "categorical"
+            or answers.n_classes != self.n_classes
+            or (self.classes is not None and answers.classes.tolist() != self.classes.tolist())
         ):
             raise ValueError(
                 f"NoPrivacy(n_classes={self.n_classes}) needs categorical answers with "
-                f"{self.n_classes} classes, got kind={answers.kind!r}, "
-                f"n_classes={answers.n_classes}"
+                f"{self.n_classes} classes (classes={self._labels().tolist()}), got "
+                f"kind={answers.kind!r}, n_classes={answers.n_classes}"
             )
         return answers
 
@@ -480,8 +561,10 @@ def _class_vector(values, n_classes: int) -> np.ndarray:
     return v
 
 # %% ../nbs/04_mechanisms.ipynb #6b53f092
-def _check_answers(answers: Answers, kind: str, n_classes: Optional[int] = None) -> None:
-    "Raise unless `answers` is an Answers of the right kind (and number of classes)."
+def _check_answers(
+    answers: Answers, kind: str, n_classes: Optional[int] = None, classes=None
+) -> None:
+    "Raise unless `answers` is an Answers of the right kind (number of classes, declared classes)."
     if not isinstance(answers, Answers):
         raise TypeError(f"answers must be an Answers, got {type(answers).__name__}")
     if kind == "categorical" and answers.kind != "categorical":
@@ -492,6 +575,11 @@ def _check_answers(answers: Answers, kind: str, n_classes: Optional[int] = None)
         raise ValueError(
             f"answers have n_classes={answers.n_classes} but the mechanism has "
             f"n_classes={n_classes}"
+        )
+    if classes is not None and answers.classes.tolist() != classes.tolist():
+        raise ValueError(
+            f"answers have classes={answers.classes.tolist()} but the mechanism declares "
+            f"classes={classes.tolist()}; read them with Answers.from_frame(df, classes=...)"
         )
 
 # %% ../nbs/04_mechanisms.ipynb #76b85f7c
@@ -506,7 +594,7 @@ class _FlipMechanism(Mechanism):
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Flip every answer with its worker's probability; the (worker, task) cells are unchanged."
-        _check_answers(answers, "categorical", self.n_classes)
+        _check_answers(answers, "categorical", self.n_classes, self.classes)
         self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         p = self._worker_p(answers.n_workers, g, self.secure)
@@ -548,6 +636,7 @@ def with_null_class(classes) -> np.ndarray:
 @documented(
     n_symbols="the output symbols: n_classes, plus one with null=True",
     p_keep="the chance that an answer is reported unchanged",
+    p_flip="the chance that an answer is replaced, computed without rounding (even below 1e-16)",
 )
 class RandomizedResponse(_FlipMechanism):
     "k-ary randomized response (Warner; Wang & Xu eq. 9); `null=True`: NULL a symbol (Sun eq. 8)."
@@ -559,6 +648,7 @@ class RandomizedResponse(_FlipMechanism):
         null: bool = False,  # NULL as one more symbol, every cell perturbed (Sun et al. eq. 8)
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
         max_cells: int = 2 * 10**7,  # null=True: the most workers × tasks cells to perturb
+        classes: Optional[Sequence] = None,  # the class labels in order (None: 0..n_classes−1)
     ):
         self.epsilon, self.n_classes = (
             check_positive(epsilon, "epsilon"),
@@ -572,24 +662,38 @@ class RandomizedResponse(_FlipMechanism):
             int(max_cells),
             bool(null),
         )
+        self.classes = _check_classes(classes, self.n_classes)
+        if self.null and self.classes is not None:
+            with_null_class(self.classes)  # NULL must not be one of the classes
         self.n_symbols = self.n_classes + self.null
-        self.p_keep = rr_keep_probability(self.epsilon, self.n_symbols)
+        self.p_flip = p_flip_from_epsilon(self.epsilon, self.n_symbols)
 
     def _worker_p(self, n_workers, rng, secure):
-        return np.full(n_workers, 1 - self.p_keep)
+        return np.full(n_workers, self.p_flip)
+
+    @property
+    def p_keep(self) -> float:
+        return 1 - self.p_flip
+
+    @property
+    def spec_name(self) -> str:
+        return "rr-null" if self.null else "rr"
+
+    def _spec_params(self) -> dict:
+        return {"epsilon": self.epsilon}
 
     def _repr_args(self):
         return dict(n_classes=self.n_classes, null=self.null)
 
     def transition_matrix(self) -> np.ndarray:
         "P[x, y]; with null=True the NULL symbol is index n_classes (last row/column)."
-        return _flip_matrix(1 - self.p_keep, self.n_symbols)
+        return _flip_matrix(self.p_flip, self.n_symbols)
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Perturb every answer; null=True: every (worker, task) cell, NULL kept as class n_classes."
         if not self.null:
             return super()._privatize(answers, rng)
-        _check_answers(answers, "categorical", self.n_classes)
+        _check_answers(answers, "categorical", self.n_classes, self.classes)
         W, T, K = answers.n_workers, answers.n_tasks, self.n_classes
         if W * T > self.max_cells:
             raise ValueError(
@@ -601,7 +705,7 @@ class RandomizedResponse(_FlipMechanism):
         g = self._rng(rng)
         cells = np.full(W * T, K, dtype=np.int64)
         cells[answers.worker.astype(np.int64) * T + answers.task] = answers.value
-        out = _flip(cells, 1 - self.p_keep, K + 1, g, self.secure)
+        out = _flip(cells, self.p_flip, K + 1, g, self.secure)
         return Answers(
             np.repeat(np.arange(W), T),
             np.tile(np.arange(T), W),
@@ -620,7 +724,7 @@ class RandomizedResponse(_FlipMechanism):
             return super().privatize_worker(values, rng)
         v = _class_vector(values, self.n_classes)
         x = np.where(np.isnan(v), self.n_classes, v).astype(np.int64)
-        out = _flip(x, 1 - self.p_keep, self.n_symbols, self._rng(rng), self.secure).astype(
+        out = _flip(x, self.p_flip, self.n_symbols, self._rng(rng), self.secure).astype(
             np.float64
         )
         out[out == self.n_classes] = np.nan
@@ -636,15 +740,17 @@ class OneLayer(_FlipMechanism):
         p_flip: float,  # the chance that an answer is replaced by one of the other classes
         n_classes: int,  # the answers' classes K
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        classes: Optional[Sequence] = None,  # the class labels in order (None: 0..n_classes−1)
     ):
         self.n_classes = _check_n_classes(n_classes)
+        self.classes = _check_classes(classes, self.n_classes)
         self.p_flip, self.secure = _check_p_flip(p_flip, self.n_classes), bool(secure)
         self.epsilon = one_layer_epsilon(self.p_flip, self.n_classes)
 
     @classmethod
-    def from_epsilon(cls, epsilon: float, n_classes: int, secure: bool = False) -> "OneLayer":
-        "The one-layer mechanism with ε = epsilon (inverting Theorem 6.2)."
-        return cls(p_flip_from_epsilon(epsilon, n_classes), n_classes, secure=secure)
+    def from_epsilon(cls, epsilon: float, n_classes: int, **kw) -> "OneLayer":
+        "The one-layer mechanism with ε = epsilon (inverting Theorem 6.2); `kw`: secure, classes."
+        return cls(p_flip_from_epsilon(epsilon, n_classes), n_classes, **kw)
 
     def _worker_p(self, n_workers, rng, secure):
         return np.full(n_workers, self.p_flip)
@@ -652,13 +758,23 @@ class OneLayer(_FlipMechanism):
     def transition_matrix(self) -> np.ndarray:
         return _flip_matrix(self.p_flip, self.n_classes)
 
+    spec_name = "one-layer"
+
+    def _spec_params(self) -> dict:
+        return {"p_flip": self.p_flip}
+
     def _repr_args(self):
         return dict(p_flip=self.p_flip, n_classes=self.n_classes)
 
 # %% ../nbs/04_mechanisms.ipynb #173c907e
-@documented(epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored")
+@documented(
+    epsilon_marginal="the paper's Thm 6.3: ε of one answer, a worker's others ignored",
+    epsilon_paper="from_paper: the paper's ε (None otherwise)",
+)
 class TwoLayer(_FlipMechanism):
     "Li et al. KDD'18 two-layer (Alg. 2): a worker draws p_u ~ U(a, b) once, then flips with it."
+
+    epsilon_paper: Optional[float] = None
 
     def __init__(
         self,
@@ -667,8 +783,10 @@ class TwoLayer(_FlipMechanism):
         n_classes: int,  # the answers' classes K
         max_answers: Optional[int] = None,  # epsilon holds up to this many answers per worker
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        classes: Optional[Sequence] = None,  # the class labels in order (None: 0..n_classes−1)
     ):
         self.n_classes = _check_n_classes(n_classes)
+        self.classes = _check_classes(classes, self.n_classes)
         self.a, self.b = _check_ab(a, b, self.n_classes)
         self.secure, self.max_answers = bool(secure), _check_max_answers(max_answers)
         self.epsilon_marginal = two_layer_epsilon_marginal(
@@ -688,26 +806,31 @@ class TwoLayer(_FlipMechanism):
         a: Optional[float] = None,
         b: Optional[float] = None,
         max_answers: Optional[int] = None,
-        secure: bool = False,
+        **kw,
     ) -> "TwoLayer":
         "The two-layer mechanism with per-answer ε `epsilon` for any m, or m ≤ max_answers."
         a, b = two_layer_bounds(epsilon, n_classes, a, b, max_answers)
-        return cls(a, b, n_classes, max_answers=max_answers, secure=secure)
+        return cls(a, b, n_classes, max_answers=max_answers, **kw)
 
     @classmethod
     def from_paper(
-        cls, epsilon_thm63: float, n_classes: int, a: float = 0.0, secure: bool = False
+        cls, epsilon_paper: float, n_classes: int, a: Optional[float] = None, **kw
     ) -> "TwoLayer":
-        "Li et al.'s (a+b)/2 = p^f of Theorem 6.2 (Theorem 6.4); Theorem 6.3 gives epsilon_thm63."
+        "Li et al.'s (a+b)/2 = p^f (Theorem 6.4), Theorem 6.3's ε = epsilon_paper; a: lowest valid."
         s = _check_n_classes(n_classes)
-        p = (s - 1) / (math.exp(check_nonnegative(epsilon_thm63, "epsilon_thm63")) + s - 1)
-        a = check_real(a, "a")
-        if not max(0.0, 2 * p - 1) <= a <= p:
+        e = check_nonnegative(epsilon_paper, "epsilon_paper")
+        e = check_epsilon(e, flip_epsilon_limit(s), "epsilon_paper") if e else 0.0
+        p = p_flip_from_epsilon(e, s) if e else (s - 1) / s
+        lowest = max(0.0, 2 * p - 1)
+        a = lowest if a is None else check_real(a, "a")
+        if not lowest <= a <= p:
             raise ValueError(
-                f"a must lie in [max(0, 2p^f - 1), p^f] = [{max(0.0, 2 * p - 1):.4g}, {p:.4g}] at "
-                f"epsilon_thm63={epsilon_thm63}, got {a}"
+                f"a must lie in [max(0, 2p^f - 1), p^f] = [{lowest:.4g}, {p:.4g}] at "
+                f"epsilon_paper={epsilon_paper}, got {a}; leave a out for {lowest:.4g}"
             )
-        return cls(a, 2 * p - a, s, secure=secure)
+        mech = cls(a, 2 * p - a, s, **kw)
+        mech.epsilon_paper = float(epsilon_paper)
+        return mech
 
     def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
         "Exact per-answer ε for a worker with m answers (unbounded in m when a = 0)."
@@ -720,12 +843,29 @@ class TwoLayer(_FlipMechanism):
         "Marginal channel of ONE answer (flip probability (a+b)/2); a worker's answers share p_u."
         return _flip_matrix((self.a + self.b) / 2, self.n_classes)
 
+    spec_name = "two-layer"
+
+    def _spec_params(self) -> dict:
+        return {"a": self.a, "b": self.b}
+
     def _repr_args(self):
-        return dict(a=self.a, b=self.b, n_classes=self.n_classes, max_answers=self.max_answers)
+        return dict(
+            a=self.a,
+            b=self.b,
+            n_classes=self.n_classes,
+            max_answers=self.max_answers,
+        )
+
+# %% ../nbs/04_mechanisms.ipynb #a38f0615
+def outside_domain(values: np.ndarray, domain: np.ndarray, interval: bool) -> np.ndarray:
+    "Which values lie outside Γ: not one of its values, or (`interval`) outside [min Γ, max Γ]."
+    if interval:
+        return (values < domain[0]) | (values > domain[-1])
+    return ~np.isin(values, domain)
 
 # %% ../nbs/04_mechanisms.ipynb #eb9ebb45
-def _domain_values(answers: Answers, domain: np.ndarray) -> np.ndarray:
-    "Answers' values on the numeric domain Γ (class index → domain value), validated."
+def _domain_values(answers: Answers, domain: np.ndarray, interval: bool = False) -> np.ndarray:
+    "Answers' values on Γ (class index → domain value; `interval`: any value in Γ's range)."
     if answers.kind == "categorical":
         if answers.n_classes != len(domain):
             raise ValueError(
@@ -733,7 +873,7 @@ def _domain_values(answers: Answers, domain: np.ndarray) -> np.ndarray:
                 "class index c maps to domain[c]"
             )
         return domain[answers.value]
-    bad = ~np.isin(answers.value, domain)
+    bad = outside_domain(answers.value, domain, interval)
     if bad.any():
         raise ValueError(
             f"values {np.unique(answers.value[bad])[:5]} are outside the domain {domain}"
@@ -741,17 +881,15 @@ def _domain_values(answers: Answers, domain: np.ndarray) -> np.ndarray:
     return answers.value
 
 # %% ../nbs/04_mechanisms.ipynb #58d21cae
-def _worker_domain_vector(values, domain: np.ndarray) -> np.ndarray:
+def _worker_domain_vector(values, domain: np.ndarray, interval: bool = False) -> np.ndarray:
     "One worker's vector of domain values (NaN = NULL), validated."
     v = np.asarray(values, dtype=np.float64)
     if v.ndim != 1:
         raise ValueError(f"values must be one worker's 1-D vector over tasks, got shape {v.shape}")
     ok = ~np.isnan(v)
-    if (~np.isin(v[ok], domain)).any():
-        raise ValueError(
-            f"values {np.unique(v[ok][~np.isin(v[ok], domain)])[:5]} are outside the domain "
-            f"{domain}"
-        )
+    bad = outside_domain(v[ok], domain, interval)
+    if bad.any():
+        raise ValueError(f"values {np.unique(v[ok][bad])[:5]} are outside the domain {domain}")
     return v
 
 # %% ../nbs/04_mechanisms.ipynb #db09b1ad
@@ -763,11 +901,6 @@ def _all_cells(n_workers: int, n_tasks: int, max_cells: int, who: str) -> tuple:
             f"max_cells={max_cells}); pass a larger max_cells to allow it"
         )
     return np.repeat(np.arange(n_workers), n_tasks), np.tile(np.arange(n_tasks), n_workers)
-
-# %% ../nbs/04_mechanisms.ipynb #9df3316b
-def _paper_args(mech) -> dict:
-    "The paper's number, when the mechanism was built by its paper name."
-    return {} if mech.epsilon_paper is None else {"epsilon_paper": mech.epsilon_paper}
 
 # %% ../nbs/04_mechanisms.ipynb #36a8cfac
 @documented(
@@ -785,9 +918,10 @@ class LaplacePerturbation(Mechanism):
         null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, None
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will fill and perturb
+        interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
         d = check_domain(domain)
-        self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells)
+        self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells, interval)
 
     @classmethod
     def from_paper(cls, epsilon_paper: float, domain, **kw) -> "LaplacePerturbation":
@@ -804,10 +938,13 @@ class LaplacePerturbation(Mechanism):
         null_fill="uniform",
         secure: bool = False,
         max_cells: int = 2 * 10**7,
+        interval: bool = False,
     ) -> None:
         "Set the noise scale, the NULL filling and the exact ε."
         if not (null_fill is None or null_fill == "uniform"):
-            if isinstance(null_fill, str) or check_real(null_fill, "null_fill") not in domain:
+            if isinstance(null_fill, str) or outside_domain(
+                np.array([check_real(null_fill, "null_fill")]), domain, interval
+            ).any():
                 raise ValueError(
                     f"null_fill must be 'uniform', None or a value in the domain {domain}, got "
                     f"{null_fill!r}"
@@ -818,11 +955,13 @@ class LaplacePerturbation(Mechanism):
             bool(secure),
             int(max_cells),
         )
-        self.protects_null = null_fill is not None
+        self.protects_null, self.interval = null_fill is not None, bool(interval)
         self.scale, self.epsilon = scale, laplace_epsilon(scale, domain)
 
     def _fill(self, n: int, rng) -> np.ndarray:
         "n fill values for NULL cells (eq. 6)."
+        if self.null_fill == "uniform" and self.interval:
+            return as_generator(rng).uniform(self.domain[0], self.domain[-1], n)
         if self.null_fill == "uniform":
             return as_generator(rng).choice(self.domain, n)
         return np.full(n, float(self.null_fill))
@@ -831,7 +970,7 @@ class LaplacePerturbation(Mechanism):
         "Continuous Answers: every cell (null_fill set) or every answer (None), plus Laplace noise."
         _check_answers(answers, "any")
         g = as_generator(rng)
-        x = _domain_values(answers, self.domain)
+        x = _domain_values(answers, self.domain, self.interval)
         if self.null_fill is None:
             return answers.with_values(
                 _add_noise(x, self.scale, "laplace", g, self.secure), kind="continuous"
@@ -855,7 +994,7 @@ class LaplacePerturbation(Mechanism):
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "A worker's domain values (NaN = NULL) → noisy vector (NULLs filled unless null_fill=None)."
-        v = _worker_domain_vector(values, self.domain)
+        v = _worker_domain_vector(values, self.domain, self.interval)
         g = as_generator(rng)
         null = np.isnan(v)
         if self.null_fill is None:
@@ -866,8 +1005,13 @@ class LaplacePerturbation(Mechanism):
         v[null] = self._fill(int(null.sum()), g)
         return _add_noise(v, self.scale, "laplace", g, self.secure)
 
+    spec_name = "laplace"
+
+    def _spec_params(self) -> dict:
+        return {"epsilon": self.epsilon, "null_fill": self.null_fill}
+
     def _repr_args(self):
-        return dict(domain=self.domain.tolist(), null_fill=self.null_fill, **_paper_args(self))
+        return dict(domain=self.domain.tolist(), null_fill=self.null_fill)
 
 # %% ../nbs/04_mechanisms.ipynb #7082e1de
 def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
@@ -877,12 +1021,12 @@ def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float
 # %% ../nbs/04_mechanisms.ipynb #eb984d0e
 def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
     "The rate λ₂ = ε²/(2Δ²) giving one-answer ε `epsilon` (unknown variance): inverts Δ√(2λ₂)."
-    return check_positive(epsilon, "epsilon") ** 2 / (
-        2 * check_positive(sensitivity, "sensitivity") ** 2
-    )
+    s = check_positive(sensitivity, "sensitivity")
+    e = check_epsilon(epsilon, s * math.sqrt(2) * math.sqrt(sys.float_info.max))
+    return (e / s) ** 2 / 2
 
 # %% ../nbs/04_mechanisms.ipynb #193510a1
-@documented()
+@documented(interval="any value in the domain's range is an answer (always True here)")
 class GaussianExpVariance(Mechanism):
     "Li et al. crowd sensing Alg. 2: variance δ² ~ Exp(λ₂) per worker, N(0, δ²) on each answer."
 
@@ -979,6 +1123,17 @@ class GaussianExpVariance(Mechanism):
         out[ok] = _add_noise(v[ok], sd, "gaussian", g, self.secure)
         return out
 
+    spec_name = "gaussian-exp"
+    interval = True  # only the domain's range matters: any value in it is an answer
+
+    def _spec_params(self) -> dict:
+        if self.domain is None:
+            raise ValueError(
+                "GaussianExpVariance(lam2=...) has no spec: no finite ε holds without a domain; "
+                "build it with epsilon and domain"
+            )
+        return {"epsilon": self.epsilon}
+
     def _repr_args(self):
         return dict(
             lam2=self.lam2,
@@ -1035,8 +1190,9 @@ class MatrixFactorization(Mechanism):
         V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
+        interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
-        self.domain = check_domain(domain)
+        self.domain, self.interval = check_domain(domain), bool(interval)
         self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
         self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
@@ -1089,7 +1245,12 @@ class MatrixFactorization(Mechanism):
         w, t = _all_cells(W, T, self.max_cells, type(self).__name__)
         V = self.task_profiles(T)
         U = self._profiles(
-            answers.worker, answers.task, _domain_values(answers, self.domain), W, V, self._rng(rng)
+            answers.worker,
+            answers.task,
+            _domain_values(answers, self.domain, self.interval),
+            W,
+            V,
+            self._rng(rng),
         )
         return Answers(
             w,
@@ -1104,7 +1265,7 @@ class MatrixFactorization(Mechanism):
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's domain values over all tasks (NaN = NULL) → u V (a value for every task)."
-        v = _worker_domain_vector(values, self.domain)
+        v = _worker_domain_vector(values, self.domain, self.interval)
         if self.V is not None and len(v) != self.V.shape[1]:
             raise ValueError(
                 f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got "
@@ -1113,8 +1274,13 @@ class MatrixFactorization(Mechanism):
         V, t = self.task_profiles(len(v)), np.flatnonzero(~np.isnan(v))
         return (self._profiles(np.zeros(len(t), np.int64), t, v[t], 1, V, self._rng(rng)) @ V)[0]
 
+    spec_name = "mf"
+
+    def _spec_params(self) -> dict:
+        return {"d": self.d, "scale": self.scale}
+
     def _repr_args(self):
-        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale, **_paper_args(self))
+        return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale)
 
 # %% ../nbs/04_mechanisms.ipynb #bf8256fb
 def mf_huber_solve(
@@ -1198,6 +1364,11 @@ def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> floa
     )
     return max(B, min(2 * B, float(d[-1] - d[0]))) / s + math.log1p(1 / lam)
 
+# %% ../nbs/04_mechanisms.ipynb #7f39d211
+def _inv_expm1(x: float) -> float:
+    "1/(e^x − 1) without overflow: e^(−x)/(1 − e^(−x))."
+    return math.exp(-x) / -math.expm1(-x)
+
 # %% ../nbs/04_mechanisms.ipynb #724f6775
 @documented()
 class BoundedMatrixFactorization(MatrixFactorization):
@@ -1217,15 +1388,16 @@ class BoundedMatrixFactorization(MatrixFactorization):
         V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
         secure: bool = False,  # noise from OpenDP's cryptographic samplers
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
+        interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
-        e, dom = check_positive(epsilon, "epsilon"), check_domain(domain)
+        e, dom = check_epsilon(epsilon, -2 * math.log(sys.float_info.min)), check_domain(domain)
         spread = float(dom[-1] - dom[0])
         self.bound = spread / 2 if bound is None else check_positive(bound, "bound")
-        self.ridge = 1 / math.expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
+        self.ridge = _inv_expm1(e / 2) if ridge is None else check_positive(ridge, "ridge")
         left = e - math.log1p(1 / self.ridge)
         if left <= 0:
             raise ValueError(
-                f"ridge must exceed 1/(e^epsilon − 1) = {1 / math.expm1(e):.4g} (ln(1 + 1/ridge) < "
+                f"ridge must exceed 1/(e^epsilon − 1) = {_inv_expm1(e):.4g} (ln(1 + 1/ridge) < "
                 f"epsilon), got {ridge}"
             )
         super().__init__(
@@ -1237,6 +1409,7 @@ class BoundedMatrixFactorization(MatrixFactorization):
             V=V,
             secure=secure,
             max_cells=max_cells,
+            interval=interval,
         )
         self.epsilon = bounded_mf_epsilon(self.scale, self.bound, self.ridge, self.domain)
 
@@ -1247,5 +1420,206 @@ class BoundedMatrixFactorization(MatrixFactorization):
         ).reshape(n_workers, self.d)
         return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
 
+    def _spec_params(self) -> dict:
+        return {"epsilon": self.epsilon, "d": self.d, "bound": self.bound, "ridge": self.ridge}
+
     def _repr_args(self):
         return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
+
+# %% ../nbs/04_mechanisms.ipynb #7d2f469e
+SPEC_FORMAT = "ldp_truth.spec/1"
+SPEC_FIELDS = (
+    "format",
+    "mechanism",
+    "params",
+    "domain",
+    "null",
+    "epsilon_per_answer",
+    "max_answers",
+    "epsilon_worker",
+    "library",
+    "hash",
+)
+
+# %% ../nbs/04_mechanisms.ipynb #3fffadb1
+def _integral(x):
+    "A JSON value with every integral float written as an integer (1.0 → 1, -0.0 → 0), recursively."
+    if isinstance(x, dict):
+        return {k: _integral(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_integral(v) for v in x]
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return x
+
+# %% ../nbs/04_mechanisms.ipynb #4fd07d25
+def canonical_json(spec: dict) -> bytes:
+    "The bytes a spec's hash covers: every field but `hash`, integral numbers as integers, sorted."
+    body = {k: v for k, v in spec.items() if k != "hash"}
+    return json.dumps(
+        _integral(body), sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
+    ).encode("utf-8")
+
+# %% ../nbs/04_mechanisms.ipynb #e0e37efe
+def spec_hash(spec: dict) -> str:
+    "'sha256:' and the hex SHA-256 of the spec's canonical form."
+    return "sha256:" + hashlib.sha256(canonical_json(spec)).hexdigest()
+
+# %% ../nbs/04_mechanisms.ipynb #b2b070bc
+def _spec_domain(mech: Mechanism) -> dict:
+    "The declared domain of `mech`: its classes, an integer grid, or an interval of numbers."
+    if mech.discrete:
+        return {"kind": "categorical", "classes": mech._labels().tolist()}
+    d = getattr(mech, "domain", None)
+    if d is None:
+        raise ValueError(
+            f"{type(mech).__name__} declares no domain: a spec needs n_classes (categorical) or a "
+            "numeric domain"
+        )
+    lo, hi, step = float(d[0]), float(d[-1]), float(d[1] - d[0])
+    grid = not getattr(mech, "interval", False) and lo.is_integer() and step.is_integer()
+    if grid and np.array_equal(d, np.arange(lo, hi + step / 2, step)):
+        return {"kind": "grid", "low": int(lo), "high": int(hi), "step": int(step)}
+    return {"kind": "continuous", "low": lo, "high": hi}
+
+# %% ../nbs/04_mechanisms.ipynb #04d0fcf8
+def _spec_max_answers(mech: Mechanism, max_answers) -> Optional[int]:
+    "The spec's cap on answers per worker: the one asked for, at most the mechanism's own."
+    M, own = _check_max_answers(max_answers), mech.max_answers
+    if own is not None and M is not None and M > own:
+        raise ValueError(
+            f"max_answers={M} exceeds the mechanism's own max_answers={own} (its epsilon holds "
+            "only up to it)"
+        )
+    return own if M is None else M
+
+# %% ../nbs/04_mechanisms.ipynb #b5e4e12b
+def with_max_answers(mech: Mechanism, max_answers: Optional[int]) -> Mechanism:
+    "`mech`, refusing from now on any worker with more than `max_answers` answers (None: as is)."
+    mech.max_answers = _spec_max_answers(mech, max_answers)
+    return mech
+
+# %% ../nbs/04_mechanisms.ipynb #afa2de58
+def _spec(self, max_answers: Optional[int] = None) -> dict:
+    "The spec of this mechanism (`max_answers`: answers a worker may release), hashed."
+    M = _spec_max_answers(self, max_answers)
+    params, domain = self._spec_params(), _spec_domain(self)
+    eps = self.epsilon if M is None else float(self.epsilon_per_answer(M))
+    if not math.isfinite(eps) and self.spec_name != "none":
+        raise ValueError(
+            f"{self!r} has no finite ε per answer for any number of answers: give max_answers"
+        )
+    finite = math.isfinite(eps)
+    body = {
+        "format": SPEC_FORMAT,
+        "mechanism": self.spec_name,
+        "params": params,
+        "domain": domain,
+        "null": NULL_LABEL if getattr(self, "null", False) else None,
+        "epsilon_per_answer": eps if finite else None,
+        "max_answers": M,
+        "epsilon_worker": float(self.epsilon_worker(M)) if M is not None and finite else None,
+        "library": f"ldp_truth {__version__}",
+    }
+    return {**body, "hash": spec_hash(body)}
+
+
+Mechanism.spec = _spec
+
+# %% ../nbs/04_mechanisms.ipynb #839dd0d3
+SPEC_MECHANISMS = {  # name → (class, fixed arguments), one pair per class that the name covers
+    "none": ((NoPrivacy, {}),),
+    "rr": ((RandomizedResponse, {}),),
+    "rr-null": ((RandomizedResponse, {"null": True}),),
+    "one-layer": ((OneLayer, {}),),
+    "two-layer": ((TwoLayer, {}),),
+    "laplace": ((LaplacePerturbation, {}),),
+    "mf": ((BoundedMatrixFactorization, {}), (MatrixFactorization, {})),  # by their params
+    "gaussian-exp": ((GaussianExpVariance, {}),),
+}
+
+# %% ../nbs/04_mechanisms.ipynb #1f2c13ce
+def check_spec(spec) -> dict:
+    "`spec` if it is a complete, unedited spec of a known mechanism; else a ValueError saying why."
+    if not isinstance(spec, dict):
+        raise TypeError(f"spec must be a dict (a spec's parsed JSON), got {type(spec).__name__}")
+    if spec.get("format") != SPEC_FORMAT:
+        raise ValueError(f"spec must have format {SPEC_FORMAT!r}, got {spec.get('format')!r}")
+    missing, extra = set(SPEC_FIELDS) - set(spec), set(spec) - set(SPEC_FIELDS)
+    if missing or extra:
+        raise ValueError(
+            f"spec must have exactly the fields {', '.join(SPEC_FIELDS)}; missing "
+            f"{sorted(missing)}, unknown {sorted(extra)}"
+        )
+    try:
+        h = spec_hash(spec)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"spec holds a value JSON cannot carry exactly ({e})") from None
+    if spec["hash"] != h:
+        raise ValueError(
+            f"spec was edited after it was made: its hash {spec['hash']!r} is not the hash of its "
+            f"content ({h}); make a new spec instead"
+        )
+    check_choice(spec["mechanism"], "spec mechanism", tuple(SPEC_MECHANISMS))
+    return spec
+
+# %% ../nbs/04_mechanisms.ipynb #7418379f
+def _domain_kwargs(domain: dict, cls: type) -> dict:
+    "The constructor arguments that give `cls` a spec's domain."
+    if not isinstance(domain, dict):
+        raise ValueError(f"spec domain must be an object with a 'kind', got {domain!r}")
+    kind = domain.get("kind")
+    if kind == "categorical":
+        return {"n_classes": len(domain["classes"]), "classes": domain["classes"]}
+    if kind == "grid":
+        lo, hi, step = (domain[k] for k in ("low", "high", "step"))
+        return {"domain": np.arange(lo, hi + step / 2, step)}
+    if kind == "continuous":
+        takes = inspect.signature(cls.__init__).parameters
+        interval = {"interval": True} if "interval" in takes else {}  # GaussianExp: always
+        return {"domain": [domain["low"], domain["high"]], **interval}
+    raise ValueError(f"spec domain kind must be categorical, grid or continuous, got {kind!r}")
+
+# %% ../nbs/04_mechanisms.ipynb #a1088a17
+def _same(a, b) -> bool:
+    "Whether two JSON values agree, numbers to 1e-9 relative (a rebuilt mechanism's float noise)."
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    num = (int, float)
+    if isinstance(a, num) and isinstance(b, num) and not isinstance(a, bool) | isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b and type(a) is type(b)
+
+# %% ../nbs/04_mechanisms.ipynb #16e19be1
+def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
+    "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
+    check_spec(spec)
+    params = spec["params"] if isinstance(spec["params"], dict) else {}
+    candidates = SPEC_MECHANISMS[spec["mechanism"]]
+    cls, fixed = next(
+        (c for c in candidates if set(params) <= set(inspect.signature(c[0].__init__).parameters)),
+        candidates[0],
+    )
+    kw = {**params, **fixed, **_domain_kwargs(spec["domain"], cls)}
+    takes = inspect.signature(cls.__init__).parameters
+    kw.update({k: v for k, v in (("secure", secure), ("rng", rng)) if k in takes})
+    if "max_answers" in takes:
+        kw["max_answers"] = spec["max_answers"]
+    try:
+        mech = cls(**kw)
+    except TypeError as e:
+        raise ValueError(f"spec params do not fit mechanism {spec['mechanism']!r}: {e}") from None
+    if "max_answers" not in takes:
+        with_max_answers(mech, spec["max_answers"])
+    again = mech.spec(spec["max_answers"])
+    compared = [k for k in SPEC_FIELDS if k not in ("library", "hash")]
+    wrong = [k for k in compared if not _same(spec[k], again[k])]
+    if wrong:
+        k = wrong[0]
+        raise ValueError(
+            f"spec says {k}={spec[k]!r} but its mechanism gives {k}={again[k]!r}: the spec was "
+            "edited (and re-hashed) or made by another library"
+        )
+    return mech

@@ -18,7 +18,8 @@ from .data import (Answers, RngLike, as_generator, check_count, check_fraction,
 from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown,
                                   exp_variance_lam2, laplace_epsilon, laplace_scale,
                                   laplace_scale_paper, max_log_ratio, one_layer_epsilon,
-                                  p_flip_from_epsilon, rr_epsilon, rr_keep_probability,
+                                  outside_domain, p_flip_from_epsilon, rr_epsilon,
+                                  rr_keep_probability,
                                   two_layer_epsilon_limit, two_layer_epsilon_marginal,
                                   two_layer_epsilon_per_answer)
 
@@ -101,7 +102,8 @@ def _check_fits(mechanism, answers: Answers) -> None:
                 f"answers do not fit the mechanism: {name}'s domain has {len(domain)} values, "
                 f"answers have n_classes={answers.n_classes}"
             )
-        if answers.kind == "continuous" and not np.isin(answers.value, domain).all():
+        interval = getattr(mechanism, "interval", False)
+        if answers.kind == "continuous" and outside_domain(answers.value, domain, interval).any():
             raise ValueError(
                 f"answers do not fit the mechanism: values outside {name}'s domain "
                 f"{np.asarray(domain).tolist()}"

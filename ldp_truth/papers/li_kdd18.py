@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -38,8 +38,8 @@ def one_layer(epsilon: float, n_classes: int) -> OneLayer:
     return OneLayer(paper_p_flip(epsilon, n_classes), n_classes)
 
 # %% ../../nbs/12_two_layer.ipynb #2e1d7968
-def two_layer(epsilon: float, n_classes: int, a: float = 0.0) -> TwoLayer:
-    "Alg. 2 as the paper runs it at ε: U(a, 2p^f − a), (a+b)/2 = p^f (Thm 6.4), a = 0 default."
+def two_layer(epsilon: float, n_classes: int, a: Optional[float] = None) -> TwoLayer:
+    "Alg. 2 as the paper runs it at ε: U(a, 2p^f − a), (a+b)/2 = p^f (Thm 6.4); a: lowest valid."
     return TwoLayer.from_paper(epsilon, n_classes, a)
 
 # %% ../../nbs/12_two_layer.ipynb #96b78596

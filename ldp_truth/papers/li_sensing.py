@@ -276,7 +276,9 @@ def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVaria
             "dataset.meta has no 'lam1': make it with simulate.continuous_workers or set "
             "meta['lam1']"
         )
-    return GaussianExpVariance(lam2=thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
+    mech = GaussianExpVariance(lam2=thm410_lam2(epsilon, dataset.meta["lam1"], **kw))
+    mech.epsilon_paper = float(epsilon)  # Theorem 4.10's ε; mech.epsilon is the one that holds
+    return mech
 
 # %% ../../nbs/13_crowd_sensing.ipynb #75c6963b
 def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:

@@ -14,8 +14,7 @@ from scipy import stats
 from ..data import (Answers, Dataset, check_choice, check_count, check_domain, check_positive,
                             check_real, check_weights, documented)
 from ..mechanisms import (BoundedMatrixFactorization, LaplacePerturbation,
-                                  MatrixFactorization, Mechanism, RandomizedResponse, TwoLayer,
-                                  p_flip_from_epsilon)
+                                  MatrixFactorization, Mechanism, RandomizedResponse, TwoLayer)
 
 # %% auto #0
 __all__ = ['RR_READINGS', 'TABLE_II', 'OnDomain', 'fill_deviation', 'lp_error_bound', 'answer_weights', 'rr_error_bound',
@@ -57,6 +56,7 @@ class OnDomain(Mechanism):
             int(max_cells),
         )
         self.protects_null = self.null_symbol or mechanism.protects_null
+        self.epsilon_paper = mechanism.epsilon_paper  # the paper's number travels with it
 
     def _classes(self, answers: Answers) -> Answers:
         "The answers as class indices into Γ (every cell, NULL = class |Γ|, when null_symbol)."
@@ -210,8 +210,7 @@ def sun_mechanisms(
 def two_layer_null(epsilon: float, domain) -> OnDomain:
     "Li et al.'s two-layer with NULL as an answer (§VI-D), Theorem 6.3's ε = epsilon, least a."
     K = len(check_domain(domain))
-    a = max(0.0, 2 * p_flip_from_epsilon(epsilon, K + 1) - 1)
-    return OnDomain(TwoLayer.from_paper(epsilon, K + 1, a=a), domain, null_symbol=True)
+    return OnDomain(TwoLayer.from_paper(epsilon, K + 1), domain, null_symbol=True)
 
 # %% ../../nbs/11_sparse_mf.ipynb #e37482bd
 def zero_guess_change(df: pd.DataFrame, datasets: dict) -> pd.Series:
