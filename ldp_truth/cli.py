@@ -31,8 +31,8 @@ from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIAL
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
            'SEEDED', 'METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError',
            'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'spec_file', 'sidecar_path',
-           'read_sidecar', 'privatize_file', 'server_spec', 'infer_file', 'infer_parquet', 'audit_table', 'budget_file',
-           'main']
+           'read_sidecar', 'privatize_file', 'server_spec', 'infer_file', 'save_state', 'load_state', 'infer_parquet',
+           'audit_table', 'budget_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #c0000006
 class UsageError(ValueError):
@@ -648,6 +648,7 @@ def infer_file(
     classes=None,
     n_classes: Optional[int] = None,
     spec=None,
+    state=None,  # a .npz file: continue the fit saved there (if any), then save it there
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -666,7 +667,16 @@ def infer_file(
         raise UsageError(
             f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers"
         )
-    agg = (cls() if matrix is None else cls(channel=matrix)).fit(A)
+    agg = cls() if matrix is None else cls(channel=matrix)
+    if state is None:
+        agg.fit(A)
+    else:  # every task so far, in the order first seen
+        channel = None if matrix is None else matrix.tolist()  # from the flags or the spec
+        settings = dict(method=method, kind=kind, channel=channel)
+        if Path(state).exists():
+            load_state(agg, state, settings)
+        A = agg.partial_fit(A).answers_
+        save_state(agg, _output_file(state, "--state", inputs=(src, spec)), settings)
     if HASH_COLUMN in table:
         _warn_seeded(src, table[HASH_COLUMN])
     df = pd.DataFrame(
@@ -678,14 +688,63 @@ def infer_file(
         df = pd.concat(
             [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
         )
-    df = (
-        df.set_index("task").loc[pd.unique(table["task"])].reset_index()
-    )  # the tasks in the input's order
+    if state is None:
+        df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
     if out is None:
         df.to_csv(sys.stdout, index=False)
     else:
         _write_frame(df, out)
     return df
+
+# %% ../nbs/07_cli.ipynb #da173152
+def _storable(v) -> Optional[np.ndarray]:
+    "`v` as an array `np.savez` keeps without pickles (numbers, booleans, text), else None."
+    if not isinstance(v, (np.ndarray, np.generic, int, float, bool, str)):
+        return None
+    a = np.asarray(v)
+    a = a.astype(str) if a.dtype == object else a  # ids and classes read as text
+    return a if a.dtype.kind in "biufU" else None
+
+# %% ../nbs/07_cli.ipynb #be1f3109
+def save_state(agg, path, settings: dict) -> Path:
+    "Save a `partial_fit` aggregator (answers so far, fitted arrays, `settings`) to `path` (.npz)."
+    A = agg.answers_
+    arrays = {f"fit.{k}": _storable(v) for k, v in vars(agg).items() if k.endswith("_")}
+    arrays = {k: v for k, v in arrays.items() if v is not None and k != "fit.answers_"}
+    answers = dict(worker=A.worker, task=A.task, value=A.value, workers=A.workers, tasks=A.tasks)
+    arrays.update({f"answers.{k}": _storable(v) for k, v in answers.items()})
+    arrays.update({"answers.classes": _storable(A.classes), "answers.kind": _storable(A.kind)})
+
+    def write(tmp: Path):
+        with open(tmp, "wb") as f:
+            np.savez(f, settings=json.dumps(settings, sort_keys=True), **arrays)
+
+    _write_atomic((Path(path), write))
+    return Path(path)
+
+# %% ../nbs/07_cli.ipynb #d706159f
+def load_state(agg, path, settings: dict):
+    "`agg` with the fitted state saved at `path` (by `save_state` with the same `settings`)."
+    with np.load(path, allow_pickle=False) as z:
+        saved = json.loads(str(z["settings"]))
+        if saved != json.loads(json.dumps(settings, sort_keys=True)):
+            changed = sorted(k for k in {*saved, *settings} if saved.get(k) != settings.get(k))
+            raise UsageError(
+                f"--state {str(path)!r} was fitted with "
+                + ", ".join(f"--{k.replace('_', '-')} {saved.get(k)}" for k in changed)
+                + "; give the same options, or another --state file to start afresh"
+            )
+        get = {k: z[k] for k in z.files}
+    kind = str(get["answers.kind"])
+    agg.answers_ = Answers(
+        get["answers.worker"], get["answers.task"], get["answers.value"], kind=kind,
+        workers=get["answers.workers"], tasks=get["answers.tasks"],
+        classes=get["answers.classes"] if kind == "categorical" else None,
+    )
+    for k, v in get.items():
+        if k.startswith("fit."):
+            setattr(agg, k[4:], v.item() if v.ndim == 0 else v)
+    return agg
 
 # %% ../nbs/07_cli.ipynb #fd7d5e24
 DASK_METHODS = registry.cli_methods(dask=True)  # the aggregators with a Dask fit
@@ -1182,6 +1241,14 @@ def _parser() -> argparse.ArgumentParser:
         help="add p_<class> columns: each task's class probabilities",
     )
     i.add_argument(
+        "--state",
+        metavar="STATE.npz",
+        help=(
+            "continue the fit saved in STATE.npz with these answers and save it again (created "
+            "when missing); the output then holds every task so far"
+        ),
+    )
+    i.add_argument(
         "-o",
         "--output",
         metavar="OUT.csv",
@@ -1284,6 +1351,7 @@ def _run(args: argparse.Namespace) -> None:
         extra = [
             o
             for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes", "spec")
+            + ("state",)
             if getattr(args, o) is not None
         ]
         if extra:
@@ -1305,6 +1373,7 @@ def _run(args: argparse.Namespace) -> None:
             args.classes,
             args.n_classes,
             args.spec,
+            args.state,
             **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
         )
     elif args.command == "audit":

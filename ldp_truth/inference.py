@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -34,6 +34,8 @@ ITERATION_DOCS = dict(
 @documented(
     workers_="Dask fits: the worker ids behind the worker indices",
     classes_="Dask fits, categorical answers: the class ids behind the class indices",
+    answers_="after partial_fit: every answer fitted so far, the batches appended (ids kept)",
+    refit_answers_="after partial_fit: the answers at the last refit (not a warm start)",
 )
 class Aggregator:
     "Base class of the aggregators: `fit(answers) -> self`, crowd-kit's `fit_predict(df)`."
@@ -502,14 +504,23 @@ class _EMRun:
     "One model's EM between E-steps: its M-step, class prior and convergence test."
 
     def __init__(
-        self, fit, S, M: Optional[np.ndarray], model: str, kappa: float, prior: str, start: tuple
+        self,
+        fit,
+        S,
+        M: Optional[np.ndarray],
+        model: str,
+        kappa: float,
+        prior: str,
+        start: tuple,
+        pool_counts: Optional[np.ndarray] = None,  # the crowd's (c, z) counts (None: the start's)
     ):
         N, s, n = start  # the start's statistics (S.em_start)
         W, K = S.n_workers, S.n_classes if M is None else len(M)
         self.fit, self.M, self.model, self.kappa = fit, M, model, kappa
         self.fixed = prior != "fit"
         self.prior = _fixed_prior(S, M, prior) if self.fixed else s / n
-        self.pool = _pooled_confusion(N.sum(0), M)  # the crowd's confusion: shrinkage target
+        counts = N.sum(0) if pool_counts is None else pool_counts
+        self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
         self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
         self.history, self.converged = [], False
 
@@ -662,10 +673,12 @@ class DawidSkene(Aggregator):
         return self.smoothing * float(np.log(E).sum()) if self.smoothing else 0.0
 
     def _run(
-        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
+        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None,
+        pool_counts=None,
     ) -> tuple:
         "EM for one model on statistics `S` (memory or Dask): prior, confusions, skills, history."
-        run = _EMRun(self, S, M, model, kappa, class_prior, S.em_start(_log_channel(M), init))
+        start = S.em_start(_log_channel(M), init)
+        run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts)
         for _ in range(self.n_iter):
             if run.m_step(*S.em_round(*run.e_inputs())):
                 break
@@ -716,11 +729,12 @@ class DawidSkene(Aggregator):
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
 
     def _fit_on(
-        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None
+        self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None,
+        pool_counts=None,
     ):
-        "Run EM on the statistics `S` and set the fitted attributes."
+        "Run EM on `S` from `init` (`pool_counts`: the shrinkage's crowd counts); set the results."
         prior, E, skills, history, self.converged_ = self._run(
-            S, M, model, kappa, class_prior, init
+            S, M, model, kappa, class_prior, init, pool_counts
         )
         self.labels_, self.proba_ = S.em_results()
         if model == "homogeneous":  # majority vote's ties: within 1e-9 the first class wins
@@ -1114,13 +1128,9 @@ class WeightedVote(Aggregator):
         p = np.clip(p, self.clip, 1 - self.clip)
         return np.log((K - 1) * p / (1 - p))
 
-    def _fit(self, A: Answers):
-        answered, w, labels, changed = (
-            has_answers(A.task, A.n_tasks),
-            np.ones(A.n_workers),
-            None,
-            -1,
-        )
+    def _fit(self, A: Answers, w: Optional[np.ndarray] = None):  # w: start weights (None: 1 each)
+        answered, labels, changed = has_answers(A.task, A.n_tasks), None, -1
+        w = np.ones(A.n_workers) if w is None else w
         for it in range(self.n_iter):
             new = argmax_labels(
                 class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker]), answered
@@ -1300,12 +1310,23 @@ class _LocalCRH:
         change, self.mu = largest_change(new, self.mu, self.scale), new
         return self._loss_sums(), change
 
+    def crh_warm(self, start: np.ndarray) -> np.ndarray:
+        "Truths `start` where not NaN (a warm start), `crh_start`'s elsewhere: each worker's loss."
+        self.mu = np.where(np.isnan(start), self.mu, start)
+        return self._loss_sums()
+
     def crh_truths(self) -> np.ndarray:
         return self.mu
 
     def vote_start(self) -> np.ndarray:
         "Start from majority vote (with the tie rule `ties`); each worker's 0-1 loss sum."
         self.labels = MajorityVote(ties=self.ties)._vote(self.A)[0]
+        return self._errors()
+
+    def vote_warm(self, labels: np.ndarray) -> np.ndarray:
+        "Start from `labels` where ≥ 0 (a warm start), majority vote elsewhere: each worker's loss."
+        self.vote_start()
+        self.labels = np.where(labels >= 0, labels, self.labels)
         return self._errors()
 
     def answer_counts(self) -> np.ndarray:
@@ -1358,25 +1379,25 @@ class CRH(Aggregator):
         self.loss = check_choice(loss, "loss", CRH_LOSSES)
         self.cap, self.bounds = _check_cap(cap, loss), self._check_bounds(bounds)
 
-    def _fit(self, A: Answers):
-        self._fit_on(_LocalCRH(A, huber=self.loss == "huber"), A.kind)
+    def _fit(self, A: Answers, start: Optional[np.ndarray] = None):  # start: truths (warm start)
+        self._fit_on(_LocalCRH(A, huber=self.loss == "huber"), A.kind, start)
 
     def _fit_dask(self, D: DaskAnswers):
         if self.loss == "huber":
             raise ValueError("loss='huber' has no Dask fit yet; fit it on Answers in memory")
         self._fit_on(D, D.kind)
 
-    def _fit_on(self, S, kind: str):
+    def _fit_on(self, S, kind: str, start: Optional[np.ndarray] = None):
         if kind == "categorical" and self.loss != "absolute":
             raise ValueError(
                 f"loss={self.loss!r} needs continuous answers; categorical answers use CRH's 0-1 "
                 "loss (leave loss at its default)"
             )
-        (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S)
+        (self._fit_categorical if kind == "categorical" else self._fit_continuous)(S, start)
 
-    def _fit_categorical(self, S):
-        "0-1 loss against the current label; truths by weighted vote, starting from majority vote."
-        total = S.vote_start()
+    def _fit_categorical(self, S, start: Optional[np.ndarray] = None):
+        "0-1 loss against the current label; weighted vote from `start` (None: majority vote)."
+        total = S.vote_start() if start is None else S.vote_warm(start)
         for it in range(self.n_iter):
             w = crh_weights(total)
             total, changed = S.vote_round(w)
@@ -1385,9 +1406,11 @@ class CRH(Aggregator):
         self.labels_, self.proba_ = S.weighted_vote_results()
         self._set_fitted(w, it + 1, changed, changed == 0)
 
-    def _fit_continuous(self, S):
+    def _fit_continuous(self, S, start: Optional[np.ndarray] = None):
         "Absolute loss → weighted median; huber → Huber M-estimate (capped); squared → mean."
         total = S.crh_start(self.loss == "squared", self.cap)
+        if start is not None:
+            total = S.crh_warm(start)
         for it in range(self.n_iter):
             w = crh_weights(total)
             total, change = S.crh_round(w)
@@ -1824,3 +1847,142 @@ class MMSR(Aggregator):
         self.change_, self.converged_ = history[-1], history[-1] < self.tol
         s = _msr_signs(C, u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v)))
         return np.clip(s, -1 + 1 / np.sqrt(n_tasks), 1 - 1 / np.sqrt(n_tasks))
+
+# %% ../nbs/03g_partial_fit.ipynb #9046ee1e
+def _appended_ids(old_ids: np.ndarray, new_ids: np.ndarray, index: np.ndarray) -> tuple:
+    "The batch's `index` among `old_ids` then its unseen `new_ids` (in order), and those ids."
+    pos = pd.Index(old_ids).get_indexer(new_ids)
+    unseen = pos < 0
+    pos[unseen] = len(old_ids) + np.arange(unseen.sum())
+    return pos[index], np.concatenate([old_ids, np.asarray(new_ids)[unseen]])
+
+# %% ../nbs/03g_partial_fit.ipynb #efd7874f
+def _seen_pairs(old: Answers, worker: np.ndarray, task: np.ndarray, shape: tuple) -> np.ndarray:
+    "Positions of `old`'s answers to a (worker, task) pair that the batch answers again."
+    n_workers, n_tasks = shape
+    touched = np.zeros(n_tasks, bool)
+    touched[task] = True
+    at = np.flatnonzero(touched[old.task])  # only the tasks the batch answers: no hash of all
+    key_new = task.astype(np.int64) * n_workers + worker
+    key_old = old.task[at].astype(np.int64) * n_workers + old.worker[at]
+    return at[pd.Index(key_new).get_indexer(key_old) >= 0]
+
+# %% ../nbs/03g_partial_fit.ipynb #1b3b79ce
+def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
+    "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
+    check_choice(duplicates, "duplicates", ("error", "last"))
+    if not isinstance(batch, Answers):
+        raise TypeError(
+            f"batch must be ldp_truth.data.Answers, got {type(batch).__name__}; build it with "
+            "Answers.from_frame(df, classes=[...]) (the classes of the first batch)"
+        )
+    if batch.kind != old.kind:
+        raise ValueError(f"batch has kind={batch.kind!r}, the answers so far kind={old.kind!r}")
+    value = batch.value
+    if old.kind == "categorical":
+        code = pd.Index(old.classes).get_indexer(batch.classes)
+        if (code[np.unique(batch.value)] < 0).any():
+            raise ValueError(
+                f"batch has classes {batch.classes[code < 0].tolist()} outside the domain of the "
+                f"answers so far {old.classes.tolist()}; declare every class on the first batch: "
+                "Answers.from_frame(df, classes=[...])"
+            )
+        value = code[batch.value].astype(old.value.dtype)
+    worker, workers = _appended_ids(old.workers, batch.workers, batch.worker)
+    task, tasks = _appended_ids(old.tasks, batch.tasks, batch.task)
+    seen = _seen_pairs(old, worker, task, (len(workers), len(tasks)))
+    if len(seen) and duplicates == "error":
+        raise ValueError(
+            f"{len(seen)} (worker, task) pairs of the batch were answered before; pass "
+            "duplicates='last' to keep the batch's answer"
+        )
+    if len(seen):
+        old = old.select(np.isin(np.arange(old.n_answers), seen, invert=True))
+    new = object.__new__(Answers)  # both sides validated: no second pass over the old answers
+    new.__dict__.update(old.__dict__)
+    new.worker = np.concatenate([old.worker, worker.astype(old.worker.dtype)])
+    new.task = np.concatenate([old.task, task.astype(old.task.dtype)])
+    new.value = np.concatenate([old.value, value])
+    new.workers, new.tasks, new.n_workers, new.n_tasks = workers, tasks, len(workers), len(tasks)
+    return new
+
+# %% ../nbs/03g_partial_fit.ipynb #046ed4c6
+def _extended(x: np.ndarray, n: int, fill) -> np.ndarray:
+    "`x` followed by `fill` up to length `n` (a fitted array over the old workers or tasks)."
+    return np.concatenate([x, np.full(n - len(x), fill, dtype=np.result_type(x, fill))])
+
+# %% ../nbs/03g_partial_fit.ipynb #6a67afb1
+def _refit(self, A: Answers):
+    "No warm start: fit on all answers so far."
+    self._fit(A)
+
+
+Aggregator._warm_fit = _refit
+
+# %% ../nbs/03g_partial_fit.ipynb #53582a3d
+WARM_SHARE = 0.1  # fits start warm until the answers grow by more than this since the last refit
+
+# %% ../nbs/03g_partial_fit.ipynb #3b78dc26
+def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator":
+    "Add a batch to the answers so far and continue from the fitted state (first call: `fit`)."
+    check_choice(duplicates, "duplicates", ("error", "last"))
+    old = getattr(self, "answers_", None)
+    if old is None and hasattr(self, "labels_"):
+        raise ValueError(
+            f"this {type(self).__name__} was fitted by fit(), which keeps no answers: start with "
+            "partial_fit(first batch) to continue it batch by batch"
+        )
+    A = batch if old is None else append_answers(old, batch, duplicates)
+    warm = old is not None and len(A) <= (1 + WARM_SHARE) * self.refit_answers_
+    if old is None:
+        self.fit(A)
+    else:
+        (self._warm_fit if warm else self._fit)(A)
+        if self.bounds is not None:
+            self.labels_ = np.clip(self.labels_, *self.bounds)
+    if not warm:
+        self.refit_answers_ = len(A)
+    self.answers_ = A
+    return self
+
+
+Aggregator.partial_fit = _partial_fit
+
+# %% ../nbs/03g_partial_fit.ipynb #78f41234
+def _warm_start(proba: np.ndarray, A: Answers, M: Optional[np.ndarray]) -> tuple:
+    "EM's start (fitted posteriors, else vote shares via `M`) and the vote start's crowd counts."
+    counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+    P = vote_shares(counts, _log_channel(M))
+    P[np.isnan(P[:, 0])] = 0.0
+    pool_counts = P.T @ counts  # what a refit's shrinkage target is fitted to: (c, z)
+    known = np.flatnonzero(~np.isnan(proba[:, 0]))
+    P[known] = proba[known]
+    return P, pool_counts
+
+# %% ../nbs/03g_partial_fit.ipynb #85afb703
+def _ds_warm_fit(self, A: Answers):
+    "EM on all answers from the fitted posteriors, the model (and its settings) kept."
+    M = _check_channel(self.channel, A.n_classes)
+    prior = self._class_prior(self.model_, M)
+    self._fit_on(_LocalEM(A), M, self.model_, self.shrink_, prior, *_warm_start(self.proba_, A, M))
+
+
+DawidSkene._warm_fit, TwoLayerDawidSkene._warm_fit = _ds_warm_fit, _refit
+
+# %% ../nbs/03g_partial_fit.ipynb #cd96decb
+def _wv_warm_fit(self, A: Answers):
+    "The weighted vote's rounds from the fitted weights (new workers: 1)."
+    self._fit(A, np.nan_to_num(_extended(self.weights_, A.n_workers, 1.0), nan=1.0))
+
+
+WeightedVote._warm_fit = _wv_warm_fit
+
+# %% ../nbs/03g_partial_fit.ipynb #41909f27
+def _crh_warm_fit(self, A: Answers):
+    "CRH's rounds from the fitted truths (new tasks: its usual start); loss='huber' refits."
+    if self.loss == "huber":
+        return self._fit(A)  # its Newton steps start from the medians
+    self._fit(A, _extended(self.labels_, A.n_tasks, -1 if A.kind == "categorical" else np.nan))
+
+
+CRH._warm_fit = _crh_warm_fit

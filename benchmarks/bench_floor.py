@@ -1,0 +1,106 @@
+"""Dawid–Skene's compiled iteration against its gather floor, in one process (K = 5, 2·10⁶ answers).
+
+The floor of one EM iteration: the two passes over the answers that no arithmetic can avoid, timed alone with the
+same orders and table sizes as the fit — the E-step's gather of one (K-float) row of log-confusions per answer in
+task order, and the M-step's gather of one posterior row per answer in worker order, each summed per row. The
+library's iteration is `DawidSkene(n_iter=n, tol=0)` on the numba path, (T(10) − T(1)) / 9; fits and floors
+interleaved, best of `rounds`. Run it twice and report the second run (both sides then load numba's disk cache):
+`python benchmarks/bench_floor.py` (writes benchmarks/results/bench_floor.md), `--quick` (prints only).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_scale import K, interleaved_marginal, markdown, simulate_frame   # noqa: E402
+
+from ldp_truth import kernels                   # noqa: E402
+from ldp_truth.data import Answers              # noqa: E402
+from ldp_truth.inference import DawidSkene      # noqa: E402
+from ldp_truth.kernels import AnswerOrder       # noqa: E402
+
+DEFAULT_OUT = HERE / "results" / "bench_floor.md"
+
+
+@numba.njit(cache=True, parallel=True, nogil=True, error_model="numpy")
+def gather_rows(ptr, idx, table, out, cuts):
+    "out[r] = Σ table[idx[a]] over r's answers a: one random K-float row gathered per answer."
+    K = table.shape[1]
+    for b in numba.prange(len(cuts) - 1):
+        for r in range(cuts[b], cuts[b + 1]):
+            out[r] = 0.0
+            for a in range(ptr[r], ptr[r + 1]):
+                for c in range(K):
+                    out[r, c] += table[idx[a], c]
+
+
+def floor_seconds(o: AnswerOrder, n_tasks: int, rounds: int) -> dict:
+    "Best-of-`rounds` seconds of the E-step's and the M-step's gather passes (the fit's orders and sizes)."
+    W, L = o.shape
+    rng = np.random.default_rng(0)
+    logs, P = rng.random((W * L, K)), rng.random((n_tasks, K))
+    e_idx = (o.tw.astype(np.uint64) * np.uint64(L) + o.tz).astype(np.uint64)
+    wptr = o.wptr if not o.by_task else kernels._unsigned(kernels._run(kernels._starts, o.tw, W))
+    wt = o.wt if not o.by_task else kernels._run(kernels._group, o.tw, wptr, np.repeat(
+        np.arange(n_tasks, dtype=np.uint32), np.diff(o.tptr.astype(np.int64))))
+    wcuts = kernels._cuts(wptr.astype(np.int64))
+    e_out, m_out = np.empty((n_tasks, K)), np.empty((W, K))
+    best = {"e_gather": np.inf, "m_gather": np.inf}
+    for _ in range(rounds):
+        t = time.perf_counter(); gather_rows(o.tptr, e_idx, logs, e_out, o.tcuts)
+        best["e_gather"] = min(best["e_gather"], time.perf_counter() - t)
+        t = time.perf_counter(); gather_rows(wptr, wt.astype(np.uint64), P, m_out, wcuts)
+        best["m_gather"] = min(best["m_gather"], time.perf_counter() - t)
+    return best
+
+
+def measure(n_answers: int, worker_counts: list, rounds: int) -> pd.DataFrame:
+    "Per-iteration seconds of the library's compiled fit and its gather floor, per number of workers."
+    kernels.set_kernel_path("numba")
+    rows = []
+    for W in worker_counts:
+        A = Answers.from_frame(simulate_frame(n_answers, W))
+        before = f"{os.getloadavg()[0]:.1f}"
+        fit = interleaved_marginal({"library": lambda n: DawidSkene(n_iter=n, tol=0).fit(A)}, 10, rounds)["library"]
+        o = AnswerOrder(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
+        floor = floor_seconds(o, A.n_tasks, rounds + 2)
+        total = floor["e_gather"] + floor["m_gather"]
+        rows.append(dict(answers=A.n_answers, workers=W, table_MB=W * K * K * 8 / 1e6, library_s=fit,
+                         e_gather_s=floor["e_gather"], m_gather_s=floor["m_gather"], floor_s=total,
+                         library_vs_floor=fit / total, load_1min=f"{before}→{os.getloadavg()[0]:.1f}"))
+    kernels.set_kernel_path(None)
+    return pd.DataFrame(rows)
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="2·10⁵ answers, prints only")
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--out", type=Path, default=None)
+    a = p.parse_args(argv)
+    n, counts = (200_000, [100, 2_000]) if a.quick else (2_000_000, [1_000, 20_000, 200_000])
+    table = measure(n, counts, a.rounds)
+    stamp = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC"
+    text = (f"# bench_floor ({os.cpu_count()} cores, numba {numba.__version__} on {numba.get_num_threads()} "
+            f"threads; {stamp})\n\n{markdown(table)}\n\n"
+            "`library_s`: seconds per EM iteration of `DawidSkene` on the numba path, (T(10) − T(1)) / 9, best "
+            f"of {a.rounds}; `floor_s` = `e_gather_s` + `m_gather_s`, the two gather passes alone (best of "
+            f"{a.rounds + 2}). The goal asked for is `library_vs_floor` ≤ 1.3.\n")
+    print(text)
+    out = a.out or (None if a.quick else DEFAULT_OUT)
+    if out:
+        out.write_text(text)
+
+
+if __name__ == "__main__":
+    main()
