@@ -35,8 +35,8 @@ __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIO
 DEFAULT_AGGREGATORS = {
     kind: {
         e.name: e.make
-        for e in registry.AGGREGATORS.values()  # the registry's classes
-        if kind in e.kinds and isinstance(e.make, type)
+        for e in registry.AGGREGATORS.values()  # the registry's classes in the report
+        if kind in e.kinds and isinstance(e.make, type) and e.report
     }
     for kind in registry.KINDS
 }

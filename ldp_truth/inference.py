@@ -1534,11 +1534,11 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #8912347e
+# %% ../nbs/03f_votes_and_messages.ipynb #8dfb368b
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #990f92e2
+# %% ../nbs/03f_votes_and_messages.ipynb #ed76c345
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1574,7 +1574,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #8ca5f658
+# %% ../nbs/03f_votes_and_messages.ipynb #06a61e70
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1626,7 +1626,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #b5eb723c
+# %% ../nbs/03f_votes_and_messages.ipynb #1e07f71d
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1654,7 +1654,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #b5dd9a54
+# %% ../nbs/03f_votes_and_messages.ipynb #3e232332
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1691,7 +1691,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #ec66bc34
+# %% ../nbs/03f_votes_and_messages.ipynb #f0b94a61
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1733,7 +1733,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #ea33bc39
+# %% ../nbs/03f_votes_and_messages.ipynb #20823719
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -1754,7 +1754,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #503a4751
+# %% ../nbs/03f_votes_and_messages.ipynb #a0c44d31
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -1781,7 +1781,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #315fb02b
+# %% ../nbs/03f_votes_and_messages.ipynb #c70d3cde
 MMSR_VOTES = ("scores", "shares")
 
 

@@ -59,8 +59,8 @@ AGGREGATORS = {
     for e in [
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
-        _entry(Wawa, "wawa"),
-        _entry(ZeroBasedSkill, "zbs"),
+        replace(_entry(Wawa, "wawa"), report=False),  # by name: sweep(aggregators=...), infer
+        replace(_entry(ZeroBasedSkill, "zbs"), report=False),
         replace(_entry(KOS, "kos"), report=False),  # binary tasks only: not in the K-class report
         replace(_entry(MMSR, "mmsr"), report=False),
         _entry(DawidSkene, "ds"),
