@@ -1198,9 +1198,9 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         choices=list(METHODS),
         help=(
-            "mv, wv (weighted vote), wawa and zbs (agreement-weighted votes), kos and mmsr (binary "
-            "answers), ds (Dawid–Skene), onecoin, crh, gtm, cwm (confidence-weighted mean), mean, "
-            "median"
+            "mv, wv (weighted vote), wawa and zbs (agreement-weighted votes), kos and mmsr "
+            "(binary answers), ds (Dawid–Skene), onecoin, glad (ability × difficulty), mace "
+            "(truth or spam), crh, gtm, cwm (confidence-weighted mean), mean, median"
         ),
     )
     i.add_argument(

@@ -14,7 +14,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .data import _factorize, _label_codes
+from .data import Answers, _factorize, _label_codes
 from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step,
                                largest_change, observed_counts, sort_by_task, task_mad, task_mean,
                                task_median, task_std, task_weighted_median, onehot, vote_shares)
@@ -107,8 +107,8 @@ class _Part:
     votes: np.ndarray
 
 # %% ../nbs/08_distributed.ipynb #34667f7c
-def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> _Part:
-    "Encode one partition with the global codes; a (worker, task) pair answered twice raises."
+def _encode(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
+    "One partition's (worker, task, value) codes and task ids; a (worker, task) pair twice raises."
     W, K = codes.n_workers, codes.n_classes
     w = pd.Index(codes.workers).get_indexer(df[worker]).astype(np.int64)
     v = codes.label_codes[pd.Index(codes.labels).get_indexer(df[label])]
@@ -119,7 +119,20 @@ def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: s
             "pair"
         )
     w, t, v = w.astype(np.int32), t.astype(np.int32), v.astype(np.int8 if K <= 127 else np.int32)
+    return w, t, v, tasks
+
+# %% ../nbs/08_distributed.ipynb #69fa5f87
+def _build_part(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> _Part:
+    "Encode one partition with the global codes: task ids, `kernels.onehot`, votes."
+    w, t, v, tasks = _encode(df, codes, worker, task, label)
+    W, K = codes.n_workers, codes.n_classes
     return _Part(tasks, onehot(w, t, v, W, len(tasks), K), class_counts(t, v, len(tasks), K))
+
+# %% ../nbs/08_distributed.ipynb #b20471c4
+def _build_answers(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> Answers:
+    "One partition as `Answers`: the global worker and class codes, its own tasks (ids kept)."
+    w, t, v, tasks = _encode(df, codes, worker, task, label)
+    return Answers(w, t, v, n_workers=codes.n_workers, n_classes=codes.n_classes, tasks=tasks)
 
 # %% ../nbs/08_distributed.ipynb #832aad8b
 def _vote_counts(part: _Part, K: int) -> np.ndarray:
@@ -224,6 +237,11 @@ def _label_frames(futures: list, classes: np.ndarray) -> tuple:
     frame = dd.from_delayed(futures, meta=meta, verify_meta=False)
     return frame["label"], frame[columns]
 
+# %% ../nbs/08_distributed.ipynb #b3a4d326
+def _fit_frame(part: Answers, fn, args: tuple, classes: np.ndarray) -> pd.DataFrame:
+    "A partition's posteriors and labels from `fn(part, *args) -> (P, labels)`, by task id."
+    return _label_frame(part, *fn(part, *args), classes)
+
 # %% ../nbs/08_distributed.ipynb #87e603dc
 class DaskAnswers:
     "Answers in a Dask DataFrame, encoded, kept on the cluster; what `inference`'s loops read."
@@ -254,6 +272,7 @@ class DaskAnswers:
             None,
             None,
         )
+        self._answers = None  # the partitions as `Answers` (MACE's loop), built once
 
     @property
     def codes(self) -> Codes:
@@ -333,6 +352,29 @@ class DaskAnswers:
         "(labels, posteriors over the first K classes) from `fn(partition, *args, classes)`."
         futures = [
             self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()
+        ]
+        return _label_frames(futures, self.classes[:K])
+
+    def answer_parts(self) -> list:
+        "The partitions as `Answers` with the global worker and class codes (futures), built once."
+        if self._answers is None:
+            codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
+            self._answers = [
+                self.client.submit(_build_answers, f, codes_f, *self.columns, pure=False)
+                for f in self._frames()
+            ]
+        return self._answers
+
+    def map_sum(self, fn, *args) -> tuple:
+        "Σ over the partitions of `fn(answers, *args)` (a tuple of arrays), on the cluster."
+        args = [self.client.scatter(a, broadcast=True, hash=False) for a in args]
+        return _map_reduce(self.client, self.answer_parts(), fn, *args)
+
+    def results_of(self, fn, K: int, *args) -> tuple:
+        "(labels, posteriors) by task id, Dask collections, of `fn(answers, *args) -> (P, labels)`."
+        futures = [
+            self.client.submit(_fit_frame, p, fn, args, self.classes, pure=False)
+            for p in self.answer_parts()
         ]
         return _label_frames(futures, self.classes[:K])
 

@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -42,6 +42,7 @@ class Aggregator:
 
     kinds: tuple = ("categorical",)
     bounds: Optional[tuple] = None  # continuous truths: (lo, hi) the estimates are projected into
+    no_dask: str = ""  # why a model cannot fit on Dask, told when a Dask fit is asked for
 
     def __init__(self):
         "No parameters (subclasses define their own); here so the docs show the signature `()`."
@@ -118,8 +119,8 @@ class Aggregator:
 
     def _fit_dask(self, D: DaskAnswers):
         raise TypeError(
-            f"{type(self).__name__} has no Dask fit (DawidSkene, OneCoinDawidSkene, MajorityVote "
-            "and CRH have one); fit it on Answers in memory"
+            f"{type(self).__name__} has no Dask fit{self.no_dask} (DawidSkene, OneCoinDawidSkene, "
+            "MajorityVote, MACE and CRH have one); fit it on Answers in memory"
         )
 
     def fit_predict(
@@ -1533,6 +1534,253 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     )  # α = −1 lands on x2, one plain EM step further
     mean, var = (a - 2 * alpha * ri + alpha**2 * vi for a, ri, vi in zip(x0, r, v))
     return mean, np.maximum(var, 0.0)
+
+# %% ../nbs/03e_glad_mace.ipynb #a48a4b85
+from scipy.optimize import minimize
+from scipy.special import digamma
+
+from .data import check_positive
+
+from .kernels import glad_log_like, glad_objective, mace_counts, mace_log_like
+
+# %% ../nbs/03e_glad_mace.ipynb #eae83e98
+@documented(
+    labels_="each task's most probable class index (-1: no answers)",
+    proba_="tasks × classes, each task's posterior of the last E-step (NaN rows: no answers)",
+    skills_="each worker's ability α (0: a coin toss, < 0: adversarial; no answers: alpha_mean)",
+    inverse_difficulties_="each task's β > 0 (larger: easier; no answers: e^log_beta_mean)",
+    objective_="the M-step's objective Q per answer and class after each iteration",
+    log_likelihood_="the log-likelihood of the answers at each iteration's E-step",
+    **ITERATION_DOCS,
+)
+class GLAD(Aggregator):
+    "Whitehill et al.'s GLAD: worker ability × task inverse difficulty; optionally via a `channel`."
+
+    no_dask = (
+        ": its M-step is one conjugate gradient over every worker's ability and every task's "
+        "difficulty (a vector over all tasks in one process, a cluster round trip per step)"
+    )
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # most EM iterations
+        tol: float = 1e-5,  # stop when Q per answer and class rises by less than this
+        m_step_max_iter: int = 25,  # most conjugate-gradient steps per M-step
+        m_step_tol: float = 1e-2,  # the conjugate gradient's tolerance on the gradient
+        alpha_mean: float = 1.0,  # mean of the N(·, 1) prior (and the start) of each ability α
+        log_beta_mean: float = 1.0,  # mean of the N(·, 1) prior (and the start) of each log β
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+    ):
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.m_step_max_iter = check_count(m_step_max_iter, "m_step_max_iter")
+        self.m_step_tol = check_positive(m_step_tol, "m_step_tol")
+        self.alpha_mean = check_real(alpha_mean, "alpha_mean")
+        self.log_beta_mean = check_real(log_beta_mean, "log_beta_mean")
+        self.channel = channel
+
+    def _fit(self, A: Answers):
+        M = _check_channel(self.channel, A.n_classes)
+        K = A.n_classes if M is None else len(M)
+        ab = None if M is None else _skill_terms(M)
+        coo = A.worker, A.task, A.value
+        log_prior = np.full(K, -np.log(K))
+        x = np.r_[np.full(A.n_workers, self.alpha_mean), np.full(A.n_tasks, self.log_beta_mean)]
+        prior_mean = x.copy()
+        W, size = A.n_workers, A.n_answers * K
+        answered, likelihood = has_answers(A.task, A.n_tasks), []
+
+        def e_step(x):
+            L = glad_log_like(*coo, x[:W], np.exp(x[W:]), A.n_tasks, K, ab) + log_prior
+            P, lse = softmax_rows(L)
+            likelihood.append(float(lse[answered].sum()))
+            return P
+
+        def objective(x, P):
+            "−Q and its gradient in (α, log β)."
+            q, d_alpha, d_beta = glad_objective(*coo, x[:W], np.exp(x[W:]), P, ab)
+            d = x - prior_mean
+            q -= 0.5 * (d @ d) + 0.5 * len(x) * np.log(2 * np.pi)
+            return -q, -(np.r_[d_alpha, d_beta] - d)
+
+        Q, history, self.converged_ = -objective(x, e_step(x))[0], [], False
+        for _ in range(self.n_iter):
+            P = e_step(x)
+            x = minimize(
+                objective,
+                x,
+                args=(P,),
+                method="CG",
+                jac=True,
+                tol=self.m_step_tol,
+                options={"maxiter": self.m_step_max_iter},
+            ).x
+            last, Q = Q, -objective(x, P)[0] / size
+            history.append(Q)
+            if Q - last < self.tol:
+                self.converged_ = True
+                break
+        P[~answered] = np.nan
+        self.labels_, self.proba_ = argmax_labels(P, answered), P
+        self.log_likelihood_ = np.array(likelihood[1:])
+        self.skills_, self.inverse_difficulties_ = x[:W], np.exp(x[W:])
+        self.objective_, self.n_iter_ = np.array(history), len(history)
+
+# %% ../nbs/03e_glad_mace.ipynb #c2972b34
+MACE_METHODS = ("vb", "em")
+
+
+def _restart_seeds(rng: RngLike, n: int) -> list:
+    "One legacy seed per restart: seed, seed + 1, … for an int seed (seed 0: crowd-kit's start)."
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+        return [int(rng) + r for r in range(n)]
+    return list(as_generator(rng).integers(0, 2**32, n))
+
+# %% ../nbs/03e_glad_mace.ipynb #6098c2ab
+def _mace_start(W: int, K: int, noise: float, seed: int) -> tuple:
+    "crowd-kit's start: (spamming, truly) and strategy weights uniform on [1, 2 + noise], scaled."
+    draw = lambda shape: np.random.RandomState(seed).uniform(0.0, 1.0, shape) * (1 + noise) + 1
+    spamming, strategies = draw((W, 2)), draw((W, K))
+    return spamming / spamming.sum(1, keepdims=True), strategies / strategies.sum(1, keepdims=True)
+
+# %% ../nbs/03e_glad_mace.ipynb #b41e871d
+def _vb_normalise(n: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    "Variational Bayes M-step, counts n, Dirichlet pseudo-counts `prior`: exp ψ(n + a) / exp ψ(Σ)."
+    return np.exp(digamma(n + prior)) / np.exp(digamma((n + prior).sum(1, keepdims=True)))
+
+# %% ../nbs/03e_glad_mace.ipynb #7d79991c
+@documented(
+    labels_="each task's most probable class index (-1: no answers)",
+    proba_="tasks × classes, each task's posterior class probabilities (NaN rows: no answers)",
+    skills_="each worker's θ: its chance of answering truly rather than from its strategy",
+    spamming_="workers × 2: the fitted weights of (spamming, answering truly) (vb: sum below 1)",
+    strategies_="workers × classes: each worker's spamming strategy ξ (before a channel)",
+    log_likelihood_="the log-likelihood of the answers after each iteration (the restart kept)",
+    **ITERATION_DOCS,
+)
+class MACE(Aggregator):
+    "Hovy et al.'s MACE: each worker answers truly or spams from its strategy; `channel` optional."
+
+    def __init__(
+        self,
+        n_iter: int = 50,  # EM iterations per restart
+        tol: Optional[
+            float
+        ] = None,  # stop when the log-likelihood rises by < tol × its size (None: never)
+        n_restarts: int = 1,  # random starts; the one of the highest log-likelihood is kept
+        method: str = "vb",  # one of MACE_METHODS: variational Bayes or EM with smoothing
+        spam_prior: tuple = (0.5, 0.5),  # vb: Beta pseudo-counts of (spamming, answering truly)
+        strategy_prior: float = 10.0,  # vb: Dirichlet pseudo-count of each class in a strategy
+        smoothing: Optional[
+            float
+        ] = None,  # em: pseudo-count per cell; None: 0.01 / K (crowd-kit's)
+        default_noise: float = 0.5,  # the start's weights are uniform on [1, 2 + default_noise]
+        rng: RngLike = 0,  # the starts' seed (int: restart r: RandomState(rng + r)) or generator
+        channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+    ):
+        self.n_iter, self.n_restarts = (
+            check_count(n_iter, "n_iter"),
+            check_count(n_restarts, "n_restarts"),
+        )
+        self.tol = None if tol is None else check_nonnegative(tol, "tol")
+        self.method = check_choice(method, "method", MACE_METHODS)
+        pair = hasattr(spam_prior, "__len__") and not isinstance(spam_prior, str)
+        if not pair or len(spam_prior) != 2:
+            raise ValueError(
+                f"spam_prior must be (spamming, answering truly) pseudo-counts, got {spam_prior!r}"
+            )
+        self.spam_prior = tuple(check_positive(a, "spam_prior") for a in spam_prior)
+        self.strategy_prior = check_positive(strategy_prior, "strategy_prior")
+        self.smoothing = None if smoothing is None else check_nonnegative(smoothing, "smoothing")
+        self.default_noise = check_nonnegative(default_noise, "default_noise")
+        self.rng, self.channel = rng, channel
+
+    def _m_step(self, spam: np.ndarray, true: np.ndarray, counts: np.ndarray) -> tuple:
+        "New (spamming, truly) weights and strategies from the expected counts."
+        both = np.c_[spam, true]
+        if self.method == "vb":
+            return _vb_normalise(both, np.array(self.spam_prior)), _vb_normalise(
+                counts, self.strategy_prior
+            )
+        a = 0.01 / counts.shape[1] if self.smoothing is None else self.smoothing
+        return (both + a) / (both + a).sum(1, keepdims=True), (counts + a) / (counts + a).sum(
+            1, keepdims=True
+        )
+
+    def _run(self, S, M: np.ndarray, seed: int) -> tuple:
+        "One restart on `S` (memory or Dask): (log-likelihoods, weights, strategies, converged)."
+        spamming, strategies = _mace_start(S.n_workers, len(M), self.default_noise, seed)
+        history = []
+        for i in range(self.n_iter + 1):
+            spam_z, true, ll = S.map_sum(_mace_pass, *_mace_terms(spamming, strategies, M), M)
+            history.append(float(ll))
+            if i == self.n_iter or (i and self._settled(history)):
+                break
+            counts = _true_counts(spam_z[:, None], strategies[:, None], M)[:, 0]  # own answers x
+            spamming, strategies = self._m_step(spam_z.sum(1), true, counts)
+        return history[1:], spamming, strategies, i < self.n_iter
+
+    def _settled(self, h: list) -> bool:
+        "Whether the log-likelihood rose by less than tol × its size (never without tol)."
+        return self.tol is not None and h[-1] - h[-2] < self.tol * abs(h[-2])
+
+    def _fit_on(self, S, n_classes: int):
+        "Restarts on the answers `S` (in memory or Dask): the best one's results."
+        M = _check_channel(self.channel, n_classes)
+        M = np.eye(n_classes) if M is None else M
+        runs = [self._run(S, M, seed) for seed in _restart_seeds(self.rng, self.n_restarts)]
+        history, self.spamming_, self.strategies_, self.converged_ = max(
+            runs, key=lambda r: r[0][-1]
+        )
+        terms = _mace_terms(self.spamming_, self.strategies_, M)
+        self.labels_, self.proba_ = S.results_of(_mace_results, len(M), *terms, M)
+        self.skills_ = self.spamming_[:, 1] / self.spamming_.sum(1)
+        self.log_likelihood_, self.n_iter_ = np.array(history), len(history)
+
+    def _fit(self, A: Answers):
+        self._fit_on(_InMemory(A), A.n_classes)
+
+    def _fit_dask(self, D: DaskAnswers):
+        self._fit_on(D, D.n_classes)
+
+# %% ../nbs/03e_glad_mace.ipynb #101e6f65
+def _mace_terms(spamming: np.ndarray, strategies: np.ndarray, M: np.ndarray) -> tuple:
+    "Each worker's spamming weight × Pr(observed z | spamming) (W×L), and its weight of truth."
+    return spamming[:, :1] * (strategies @ M), spamming[:, 1]
+
+# %% ../nbs/03e_glad_mace.ipynb #ce93b61e
+def _mace_posteriors(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:
+    "Task posteriors under a uniform class prior, and each task's log-likelihood."
+    return softmax_rows(
+        mace_log_like(A.worker, A.task, A.value, g, s, M, A.n_tasks) - np.log(len(M))
+    )
+
+# %% ../nbs/03e_glad_mace.ipynb #f6321987
+def _mace_pass(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:
+    "E-step and expected counts: (spamming per worker × symbol, truly per worker, log-likelihood)."
+    P, lse = _mace_posteriors(A, g, s, M)
+    ll = lse[has_answers(A.task, A.n_tasks)].sum()
+    return (*mace_counts(A.worker, A.task, A.value, g, s, M, P), np.asarray(ll))
+
+# %% ../nbs/03e_glad_mace.ipynb #bc8582e9
+def _mace_results(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:
+    "(posteriors, labels) of the last E-step; NaN rows and -1 for tasks without answers."
+    P = _mace_posteriors(A, g, s, M)[0]
+    answered = has_answers(A.task, A.n_tasks)
+    P[~answered] = np.nan
+    return P, argmax_labels(P, answered)
+
+# %% ../nbs/03e_glad_mace.ipynb #e50d13c9
+class _InMemory:
+    "`Answers` behind `DaskAnswers`' `map_sum` and `results_of`: one partition, in this process."
+
+    def __init__(self, A: Answers):
+        self.A, self.n_workers = A, A.n_workers
+
+    def map_sum(self, fn, *args) -> tuple:
+        return fn(self.A, *args)
+
+    def results_of(self, fn, K: int, *args) -> tuple:
+        return fn(self.A, *args)[::-1]  # (labels, posteriors), as DaskAnswers'
 
 # %% ../nbs/03f_votes_and_messages.ipynb #8dfb368b
 from .data import check_fraction

@@ -17,11 +17,12 @@ import scipy.sparse as sp
 
 # %% auto #0
 __all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK',
-           'E_BLOCK', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'KOS_LIMIT',
-           'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels',
-           'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks',
-           'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
-           'concave_skills', 'posterior_sums', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
+           'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS',
+           'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers',
+           'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads',
+           'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion',
+           'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective',
+           'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
            'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
            'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
            'kos_messages', 'msr_step', 'rr_flip']
@@ -373,6 +374,209 @@ def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
     "Σ of the posteriors over the answered tasks (`unanswered`: the others), and their count."
     total = np.einsum("tk->k", P)  # 3× faster than P.sum(0) on a narrow array
     return total - P[unanswered].sum(0), len(P) - len(unanswered)
+
+# %% ../nbs/03a_kernels.ipynb #c8db17a8
+SOFTPLUS_CUT = 30.0  # crowd-kit's limit: softplus(x) is x above it and 0 below −it
+
+
+def softplus(x: np.ndarray) -> np.ndarray:
+    "log(1 + eˣ), as crowd-kit's GLAD computes it: x above SOFTPLUS_CUT, 0 below −SOFTPLUS_CUT."
+    inside = np.abs(x) <= SOFTPLUS_CUT
+    return np.where(inside, np.log1p(np.exp(np.where(inside, x, 0.0))), np.maximum(x, 0.0))
+
+# %% ../nbs/03a_kernels.ipynb #b03466a2
+def _glad_terms(x: np.ndarray, K: int) -> tuple:
+    "Per answer: log σ(x) (the class answered) and log((1 − σ(x))/(K − 1)) (each other class)."
+    return -softplus(-x), -softplus(x) - np.log(K - 1)
+
+# %% ../nbs/03a_kernels.ipynb #0bb83eee
+def glad_log_like(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    alpha: np.ndarray,  # each worker's ability
+    beta: np.ndarray,  # each task's inverse difficulty (> 0)
+    n_tasks: int,
+    K: int,  # true classes
+    ab: Optional[tuple] = None,  # channel terms (a, b), K×L: Pr(z | c) = a + σ·b (None: no channel)
+) -> np.ndarray:
+    "Tasks × K: Σ over each task's answers of log Pr(answer | class) under GLAD."
+    if kernel_path(len(task)) == "numba":
+        a, b = ab if ab is not None else (np.empty((0, 0)), np.empty((0, 0)))
+        out = np.zeros((n_tasks, K))
+        _run(_glad_ll, *_unsigned_coo(worker, task, value), alpha, beta, a, b, out)
+        return out
+    x = alpha[worker] * beta[task]
+    if ab is None:
+        right, other = _glad_terms(x, K)
+        same = class_counts(task, value, n_tasks, K, right)
+        return (
+            same
+            + np.bincount(task, other, n_tasks)[:, None]
+            - class_counts(task, value, n_tasks, K, other)
+        )
+    return np.stack([np.bincount(task, f, n_tasks) for f in _glad_channel_logs(x, value, ab)], 1)
+
+# %% ../nbs/03a_kernels.ipynb #871f40bc
+def _glad_channel_logs(x: np.ndarray, value: np.ndarray, ab: tuple) -> list:
+    "Per class c, each answer's log Pr(z | c) = log(M[c, z]·σ(x) + a[c, z]·σ(−x)), in logs."
+    log_s, log_r = _glad_terms(x, 2)
+    with np.errstate(divide="ignore"):
+        return [
+            np.logaddexp(np.log(a + b)[value] + log_s, np.log(a)[value] + log_r)
+            for a, b in zip(*ab)
+        ]
+
+# %% ../nbs/03a_kernels.ipynb #1cb260a9
+def _unsigned_coo(worker: np.ndarray, task: np.ndarray, value: np.ndarray) -> tuple:
+    "The COO columns as unsigned integers, for the compiled loops."
+    return _unsigned(worker), _unsigned(task), _unsigned(value)
+
+# %% ../nbs/03a_kernels.ipynb #27d247ea
+def _glad_ll(worker, task, value, alpha, beta, a, b, out):
+    "`glad_log_like`'s loop: out[t, c] += log Pr(z | c) for each answer (w, t, z)."
+    K = out.shape[1]
+    for i in range(len(task)):
+        w, t, z = worker[i], task[i], value[i]
+        x = alpha[w] * beta[t]
+        right = 0.0 if -x < -30.0 else (-x if -x > 30.0 else np.log1p(np.exp(-x)))  # −log σ(x)
+        other = 0.0 if x < -30.0 else (x if x > 30.0 else np.log1p(np.exp(x)))  # −log σ(−x)
+        if a.shape[0] == 0:
+            for c in range(K):
+                out[t, c] -= right if c == z else other + np.log(K - 1.0)
+        else:
+            for c in range(K):
+                u, v = np.log(a[c, z] + b[c, z]) - right, np.log(a[c, z]) - other
+                top = max(u, v)  # log(M σ(x) + a σ(−x)) = logaddexp(u, v), as `_glad_channel_logs`
+                out[t, c] += top + np.log1p(np.exp(min(u, v) - top))
+
+# %% ../nbs/03a_kernels.ipynb #f7ea0f10
+def glad_objective(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    alpha: np.ndarray,  # each worker's ability
+    beta: np.ndarray,  # each task's inverse difficulty (> 0)
+    P: np.ndarray,  # tasks × K posteriors of the E-step
+    ab: Optional[tuple] = None,  # channel terms (a, b), K×L (None: no channel)
+) -> tuple:
+    "Σ over answers of E_P log Pr(answer), and its gradient in each α and in each log β."
+    W, T = len(alpha), len(beta)
+    if kernel_path(len(task)) == "numba":
+        a, b = ab if ab is not None else (np.empty((0, 0)), np.empty((0, 0)))
+        d_alpha, d_beta = np.zeros(W), np.zeros(T)
+        q = _run(
+            _glad_q, *_unsigned_coo(worker, task, value), alpha, beta, P, a, b, d_alpha, d_beta
+        )
+        return q, d_alpha, d_beta
+    x = alpha[worker] * beta[task]
+    s = 1 / (1 + np.exp(-x))
+    if ab is None:
+        right, other = _glad_terms(x, P.shape[1])
+        p = P[task, value]
+        q, g = p * right + (1 - p) * other, p - s
+    else:
+        f = _glad_channel_logs(x, value, ab)
+        log_sr = sum(_glad_terms(x, 2))  # log σ(x)σ(−x): d log f / dx = b·σ(x)σ(−x) / f
+        q = sum(P[task, c] * fc for c, fc in enumerate(f))
+        g = sum(
+            P[task, c] * b[value] * np.exp(log_sr - fc) for c, (fc, b) in enumerate(zip(f, ab[1]))
+        )
+    g *= beta[task]
+    return q.sum(), np.bincount(worker, g, W), np.bincount(task, g * alpha[worker], T)
+
+# %% ../nbs/03a_kernels.ipynb #e0b1aecd
+def _glad_q(worker, task, value, alpha, beta, P, a, b, d_alpha, d_beta):
+    "`glad_objective`'s loop: returns Q, adds the gradient into d_alpha and d_beta."
+    K, q = P.shape[1], 0.0
+    for i in range(len(task)):
+        w, t, z = worker[i], task[i], value[i]
+        x = alpha[w] * beta[t]
+        s = 1.0 / (1.0 + np.exp(-x))
+        right = 0.0 if -x < -30.0 else (-x if -x > 30.0 else np.log1p(np.exp(-x)))  # −log σ(x)
+        other = 0.0 if x < -30.0 else (x if x > 30.0 else np.log1p(np.exp(x)))  # −log σ(−x)
+        if a.shape[0] == 0:
+            p = P[t, z]
+            q += p * -right + (1 - p) * (-other - np.log(K - 1.0))
+            g = p - s
+        else:
+            g = 0.0
+            for c in range(K):
+                u, v = np.log(a[c, z] + b[c, z]) - right, np.log(a[c, z]) - other
+                top = max(u, v)
+                f = top + np.log1p(np.exp(min(u, v) - top))
+                q += P[t, c] * f
+                g += P[t, c] * b[c, z] * np.exp(-right - other - f)
+        g *= beta[t]
+        d_alpha[w] += g
+        d_beta[t] += g * alpha[w]
+    return q
+
+# %% ../nbs/03a_kernels.ipynb #a36e7ab1
+def _mace_table(g: np.ndarray, s: np.ndarray, M: np.ndarray) -> np.ndarray:
+    "W×L×K: Pr(z | c) = g[w, z] + s[w]·M[c, z] for every worker, symbol and class."
+    return g[:, :, None] + s[:, None, None] * M.T[None]
+
+# %% ../nbs/03a_kernels.ipynb #e32634ed
+def mace_log_like(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    g: np.ndarray,  # W×L: each worker's spamming weight times Pr(symbol z | spamming)
+    s: np.ndarray,  # W: each worker's weight of answering truly
+    M: np.ndarray,  # K×L channel (the identity without one)
+    n_tasks: int,
+) -> np.ndarray:
+    "Tasks × K: Σ over each task's answers of log(g[w, z] + s[w]·M[c, z])."
+    log_f = np.log(_mace_table(g, s, M))  # W×L×K: the logs once per worker, not once per answer
+    if kernel_path(len(task)) == "numba":
+        out = np.zeros((n_tasks, len(M)))
+        _run(_mace_ll, *_unsigned_coo(worker, task, value), log_f, out)
+        return out
+    key = worker.astype(np.int64) * g.shape[1] + value
+    rows = log_f.reshape(-1, len(M))
+    return np.stack([np.bincount(task, rows[key, c], n_tasks) for c in range(len(M))], 1)
+
+# %% ../nbs/03a_kernels.ipynb #f885fc6c
+def _mace_ll(worker, task, value, log_f, out):
+    "`mace_log_like`'s loop: out[t, c] += log_f[w, z, c] for each answer (w, t, z)."
+    for i in range(len(task)):
+        w, t, z = worker[i], task[i], value[i]
+        for c in range(out.shape[1]):
+            out[t, c] += log_f[w, z, c]
+
+# %% ../nbs/03a_kernels.ipynb #daa43aee
+def mace_counts(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    g: np.ndarray,  # W×L: each worker's spamming weight times Pr(symbol z | spamming)
+    s: np.ndarray,  # W: each worker's weight of answering truly
+    M: np.ndarray,  # K×L channel (the identity without one)
+    P: np.ndarray,  # tasks × K posteriors
+) -> tuple:
+    "Expected spamming answers per worker and observed symbol (W×L), true answers per worker (W)."
+    (W, L), K = g.shape, len(M)
+    spam_f = g[:, :, None] / _mace_table(g, s, M)  # W×L×K: Pr(spammed | z, c), Pr(true | z, c)
+    true_f = s[:, None, None] * M.T[None] / _mace_table(g, s, M)
+    if kernel_path(len(task)) == "numba":
+        spam, true = np.zeros((W, L)), np.zeros(W)
+        _run(_mace_counts, *_unsigned_coo(worker, task, value), spam_f, true_f, P, spam, true)
+        return spam, true
+    key = worker.astype(np.int64) * L + value
+    spam_f, true_f = spam_f.reshape(-1, K), true_f.reshape(-1, K)
+    r_spam = sum(P[task, c] * spam_f[key, c] for c in range(K))
+    r_true = sum(P[task, c] * true_f[key, c] for c in range(K))
+    return np.bincount(key, r_spam, W * L).reshape(W, L), np.bincount(worker, r_true, W)
+
+# %% ../nbs/03a_kernels.ipynb #dd3e6114
+def _mace_counts(worker, task, value, spam_f, true_f, P, spam, true):
+    "`mace_counts`' loop: each answer's shares, weighted by its task's posterior, summed."
+    for i in range(len(task)):
+        w, t, z = worker[i], task[i], value[i]
+        for c in range(P.shape[1]):
+            spam[w, z] += P[t, c] * spam_f[w, z, c]
+            true[w] += P[t, c] * true_f[w, z, c]
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
 def task_mean(

@@ -136,7 +136,7 @@ def error_rate_change(
     truth: ArrayOrSeries,
     unanswered: str = "wrong",
 ) -> float:
-    "Error rate on perturbed minus on original answers (Li et al. KDD'18 Eq. 10, $\\Delta$)."
+    "Error rate on perturbed minus on original answers (Li et al. KDD'18 Eq. 10, Δ)."
     return error_rate(pred_private, truth, unanswered) - error_rate(pred_clean, truth, unanswered)
 
 # %% ../nbs/02_metrics.ipynb #e678ab36
@@ -146,5 +146,5 @@ def mae_change(
     truth: ArrayOrSeries,
     unanswered: str = "error",
 ) -> float:
-    "MAE on perturbed minus MAE on original answers (Sun et al. §VI-A, $MAE_C = MAE_P - MAE_O$)."
+    "MAE on perturbed minus MAE on original answers (Sun et al. §VI-A, MAE_C = MAE_P − MAE_O)."
     return mae(pred_private, truth, unanswered) - mae(pred_clean, truth, unanswered)

@@ -6,15 +6,16 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
 
 from .data import Dataset
-from .inference import (CRH, GTM, KOS, MMSR, Aggregator, ConfidenceWeightedMean,
-                                 DawidSkene, MajorityVote, Mean, Median, OneCoinDawidSkene, Wawa,
-                                 WeightedVote, ZeroBasedSkill, channel_is_informative)
+from .inference import (CRH, GLAD, GTM, KOS, MACE, MMSR, Aggregator,
+                                 ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
+                                 OneCoinDawidSkene, Wawa, WeightedVote, ZeroBasedSkill,
+                                 channel_is_informative)
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
                                   TwoLayer)
@@ -37,20 +38,22 @@ class AggregatorEntry:
     report: bool = True  # in `ldp-truth report` by default
 
 # %% ../nbs/05a_registry.ipynb #20f6bacb
-def _ds_channel(m: Mechanism) -> DawidSkene:
-    "Dawid–Skene through the mechanism's channel; plain DS where the channel tells nothing."
-    M = (
-        m.transition_matrix()
-    )  # two-layer below ε = ln 2 (binary): its mean flip is 1/2, the rows are equal
-    return DawidSkene(channel=M) if channel_is_informative(M) else DawidSkene()
+def _through_channel(cls) -> Callable:
+    "A factory of `cls` through the mechanism's channel; plain `cls` where it tells nothing."
+
+    def make(m: Mechanism) -> Aggregator:
+        M = m.transition_matrix()  # two-layer below ε = ln 2 (binary): mean flip 1/2, equal rows
+        return cls(channel=M) if channel_is_informative(M) else cls()
+
+    return make
 
 # %% ../nbs/05a_registry.ipynb #12f89b26
-def _entry(cls, cli: Optional[str]) -> AggregatorEntry:
+def _entry(cls, cli: Optional[str], report: bool = True) -> AggregatorEntry:
     "An aggregator class's entry: name, kinds, channel and Dask support read from the class."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
     on_dask = cls._fit_dask is not Aggregator._fit_dask  # the base class refuses Dask
     return AggregatorEntry(
-        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask
+        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask, report=report
     )
 
 
@@ -59,13 +62,23 @@ AGGREGATORS = {
     for e in [
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
-        replace(_entry(Wawa, "wawa"), report=False),  # by name: sweep(aggregators=...), infer
-        replace(_entry(ZeroBasedSkill, "zbs"), report=False),
-        replace(_entry(KOS, "kos"), report=False),  # binary tasks only: not in the K-class report
-        replace(_entry(MMSR, "mmsr"), report=False),
+        _entry(Wawa, "wawa", report=False),  # by name: sweep(aggregators=...), infer
+        _entry(ZeroBasedSkill, "zbs", report=False),
+        _entry(KOS, "kos", report=False),  # binary tasks only: not in the K-class report
+        _entry(MMSR, "mmsr", report=False),
         _entry(DawidSkene, "ds"),
-        AggregatorEntry("DawidSkene+channel", None, _ds_channel, ("categorical",), channel=True),
+        AggregatorEntry(
+            "DawidSkene+channel", None, _through_channel(DawidSkene), ("categorical",), channel=True
+        ),
         _entry(OneCoinDawidSkene, "onecoin"),
+        _entry(GLAD, "glad", report=False),
+        AggregatorEntry(
+            "GLAD+channel", None, _through_channel(GLAD), ("categorical",), channel=True
+        ),
+        _entry(MACE, "mace", report=False),
+        AggregatorEntry(
+            "MACE+channel", None, _through_channel(MACE), ("categorical",), channel=True
+        ),
         _entry(Mean, "mean"),
         _entry(Median, "median"),
         _entry(ConfidenceWeightedMean, "cwm"),

@@ -124,9 +124,11 @@ def _theorem2_conditions(
     else:
         at = hi if lam is None else lam
         if 0 < at < 0.5 and theorem2_proof_exponent(n, m, v, at) > -n * v / 2:
+            gap = v / 2 - 4 * _rate(m) / at
+            need = 16 * math.log(1 / at) ** 2 * math.log(m) / gap**2 if gap > 0 else math.inf
             violated.append(
-                f"proof step (30)→(31) at λ = {at:.3g}: needs n ≥ 256·log²(1/λ)·log m / v̂² "
-                f"= {256 * math.log(1 / at) ** 2 * math.log(m) / v**2:.3g}"
+                f"proof step (30)→(31) at λ = {at:.3g}: needs n ≥ 16·log²(1/λ)·log m "
+                f"/ (v̂/2 − 4√(log m/m)/λ)² = {need:.3g}"
             )
     if init_error is None:
         unchecked.append("initial error (15)")
