@@ -1782,11 +1782,11 @@ class _InMemory:
     def results_of(self, fn, K: int, *args) -> tuple:
         return fn(self.A, *args)[::-1]  # (labels, posteriors), as DaskAnswers'
 
-# %% ../nbs/03f_votes_and_messages.ipynb #8dfb368b
+# %% ../nbs/03f_votes_and_messages.ipynb #4d1820cb
 from .data import check_fraction
 from .kernels import kos_messages, msr_step
 
-# %% ../nbs/03f_votes_and_messages.ipynb #ed76c345
+# %% ../nbs/03f_votes_and_messages.ipynb #fba7cfb8
 WAWA_TIES = ("appearance", "first")
 
 
@@ -1822,7 +1822,7 @@ class Wawa(Aggregator):
         S.vote_round(self.skills_)
         self.labels_, self.proba_ = S.weighted_vote_results()
 
-# %% ../nbs/03f_votes_and_messages.ipynb #06a61e70
+# %% ../nbs/03f_votes_and_messages.ipynb #9b9d1db7
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1874,7 +1874,7 @@ class ZeroBasedSkill(Aggregator):
         self.skills_, self.n_iter_, self.change_ = s, it, change
         self.converged_ = change < self.tol
 
-# %% ../nbs/03f_votes_and_messages.ipynb #1e07f71d
+# %% ../nbs/03f_votes_and_messages.ipynb #6a5ab0e8
 def _gold_indices(gold, A: Answers) -> np.ndarray:
     "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
     if isinstance(gold, pd.Series):
@@ -1902,7 +1902,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         )
     return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
 
-# %% ../nbs/03f_votes_and_messages.ipynb #3e232332
+# %% ../nbs/03f_votes_and_messages.ipynb #df39fcd3
 @documented(
     labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
@@ -1939,7 +1939,7 @@ class GoldMajorityVote(Aggregator):
             self.proba_ = scores / scores.sum(1, keepdims=True)
         self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
 
-# %% ../nbs/03f_votes_and_messages.ipynb #f0b94a61
+# %% ../nbs/03f_votes_and_messages.ipynb #5caedf4a
 @documented(
     labels_="each task's class index: the sign of its summed messages (-1: no answers)",
     proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
@@ -1981,7 +1981,7 @@ class KOS(Aggregator):
         self.skills_ = mean / np.nanmax(np.abs(mean))
         self.messages_, self.converged_ = y, False
 
-# %% ../nbs/03f_votes_and_messages.ipynb #20823719
+# %% ../nbs/03f_votes_and_messages.ipynb #d8fcc84d
 def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
     rank = np.empty(A.n_workers, dtype=np.int64)
@@ -2002,7 +2002,7 @@ def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
     C -= 1 / (K - 1)
     return C, common
 
-# %% ../nbs/03f_votes_and_messages.ipynb #a0c44d31
+# %% ../nbs/03f_votes_and_messages.ipynb #b7825d33
 def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
     import scipy.sparse.linalg as sla
@@ -2029,7 +2029,7 @@ def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
     out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
     return out
 
-# %% ../nbs/03f_votes_and_messages.ipynb #c70d3cde
+# %% ../nbs/03f_votes_and_messages.ipynb #99d97f19
 MMSR_VOTES = ("scores", "shares")
 
 
