@@ -1231,7 +1231,8 @@ def _parser() -> argparse.ArgumentParser:
         required=True,
         choices=list(METHODS),
         help=(
-            "mv, wv (weighted vote), ds (Dawid–Skene), onecoin, glad (ability × difficulty), mace "
+            "mv, wv (weighted vote), wawa and zbs (agreement-weighted votes), kos and mmsr "
+            "(binary answers), ds (Dawid–Skene), onecoin, glad (ability × difficulty), mace "
             "(truth or spam), crh, gtm, cwm (confidence-weighted mean), mean, median"
         ),
     )

@@ -436,6 +436,11 @@ class DaskAnswers:
         self._parts, summary = _split(self.client, outs, _sum_max)
         return summary
 
+    def answer_counts(self) -> np.ndarray:
+        "Each worker's number of answers (after `vote_start`)."
+        (n,) = _map_reduce(self.client, self._parts, _worker_answers)
+        return n
+
     def weighted_vote_results(self) -> tuple:
         "(labels, shares) of the last weighted vote as Dask collections indexed by task id."
         futures = [
@@ -606,6 +611,11 @@ def _zero_one_sums(p: _CatPart) -> np.ndarray:
     return np.bincount(
         p.worker, weights=(p.value != p.labels[p.task]).astype(np.float64), minlength=p.n_workers
     )
+
+# %% ../nbs/08_distributed.ipynb #9c2abedc
+def _worker_answers(p: _CatPart) -> tuple:
+    "Per worker, its number of answers on a partition (the agreement-weighted votes' denominator)."
+    return (np.bincount(p.worker, minlength=p.n_workers).astype(np.float64),)
 
 # %% ../nbs/08_distributed.ipynb #ff7bfa2d
 def _build_categorical(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:

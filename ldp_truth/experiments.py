@@ -36,8 +36,9 @@ __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIO
 DEFAULT_AGGREGATORS = {
     kind: {
         e.name: e.make
-        for e in registry.AGGREGATORS.values()  # the registry's classes
-        if kind in e.kinds and isinstance(e.make, type)
+        for e in registry.AGGREGATORS.values()  # the registry's classes (KOS, MMSR: binary only;
+        if kind in e.kinds and isinstance(e.make, type)  # Wawa, ZBS: by name)
+        and e.cli not in ("wawa", "zbs", "kos", "mmsr")
     }
     for kind in registry.KINDS
 }

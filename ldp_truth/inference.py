@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -192,8 +192,17 @@ def channel_is_informative(channel, tol: float = 1e-9) -> bool:
     M = np.asarray(channel, dtype=np.float64)
     return M.ndim == 2 and len(M) >= 2 and _channel_contrast(M) > tol
 
+# %% ../nbs/03_inference.ipynb #3abf7523
+def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
+    "Share of each worker's answers equal to their task's label, among labelled tasks (NaN: none)."
+    label = labels[A.task]
+    on = label >= 0
+    n = np.bincount(A.worker, weights=on, minlength=A.n_workers)
+    with np.errstate(invalid="ignore"):
+        return np.bincount(A.worker, weights=on & (A.value == label), minlength=A.n_workers) / n
+
 # %% ../nbs/03_inference.ipynb #467b76b0
-MV_TIES = ("first", "random", "abstain")
+MV_TIES = ("first", "random", "abstain", "appearance")
 
 
 @documented(
@@ -201,33 +210,41 @@ MV_TIES = ("first", "random", "abstain")
     proba_=(
         "tasks × classes, each task's vote shares (with a channel: the posterior; NaN: no answers)"
     ),
+    skills_="each worker's share of answers equal to the label, over labelled tasks (NaN: none)",
 )
 class MajorityVote(Aggregator):
     "Each task gets its commonest answer (with a `channel`, the class likeliest to produce them)."
 
     def __init__(
         self,
-        ties: str = "first",  # one of MV_TIES: the smallest tied class, a random one, or none (-1)
+        ties: str = "first",  # in MV_TIES: smallest tied class, random, none (-1), first answered
         rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
     ):
         self.ties, self.rng, self.channel = check_choice(ties, "ties", MV_TIES), rng, channel
 
     def _fit(self, A: Answers):
+        self.labels_, self.proba_ = self._vote(A)
+        self.skills_ = _worker_accuracy(A, self.labels_)
+
+    def _vote(self, A: Answers) -> tuple:
+        "(labels, vote shares or posteriors) of the answers in memory."
         logM = _log_channel(_check_channel(self.channel, A.n_classes))
         counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
         answered = counts.sum(1) > 0
-        self.proba_ = vote_shares(counts, logM)
         scores = (
             counts if logM is None else counts @ logM.T
         )  # Σ over the task's answers z of log M[c, z]
-        self.labels_ = self._break_ties(
-            best_classes(scores, 0.0 if logM is None else 1e-9), answered
-        )
+        best = best_classes(scores, 0.0 if logM is None else 1e-9)
+        return self._break_ties(best, answered, A.value), vote_shares(counts, logM)
 
-    def _break_ties(self, best: np.ndarray, answered: np.ndarray) -> np.ndarray:
+    def _break_ties(self, best: np.ndarray, answered: np.ndarray, value: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
+        if self.ties == "appearance":  # crowd-kit's MajorityVote: the class answered first wins
+            hits = (value == k for k in range(best.shape[1]))  # each class's first answer
+            seen = np.array([np.argmax(h) if h.any() else np.inf for h in hits], dtype=np.float64)
+            score = np.where(best, -seen, -np.inf)
         if self.ties == "random":
             score += as_generator(self.rng).random(score.shape) * best  # uniform among the tied
         labels = argmax_labels(score, answered)
@@ -365,10 +382,12 @@ def _pooled_confusion(N: np.ndarray, M: Optional[np.ndarray], n_iter: int = 200)
     return E * N.sum(1, keepdims=True)
 
 # %% ../nbs/03_inference.ipynb #8f62f2f8
-def _one_coin_confusion(s: np.ndarray, K: int) -> np.ndarray:
-    "One-coin K×K confusions: skill s[w] (or s[w, c]) on the diagonal, the rest even; clipped."
+def _one_coin_confusion(s: np.ndarray, K: int, used: Optional[np.ndarray] = None) -> np.ndarray:
+    "One-coin K×K confusions: skill s[w] (or s[w, c]) on the diagonal, the rest even over `used`."
+    used = np.ones(K, dtype=bool) if used is None else used  # the symbols a wrong answer may take
     s = s[:, None, None] if s.ndim == 1 else s[:, :, None]
-    return np.clip(np.where(np.eye(K, dtype=bool), s, (1 - s) / (K - 1)), EPS, 1 - EPS)
+    wrong = np.where(used[None, None, :], (1 - s) / (used.sum() - used)[None, :, None], 0.0)
+    return np.clip(np.where(np.eye(K, dtype=bool), s, wrong), EPS, 1 - EPS)
 
 # %% ../nbs/03_inference.ipynb #bbf68fc1
 def _fit_confusion(
@@ -378,12 +397,14 @@ def _fit_confusion(
     K = Nt.shape[1]
     if model == "full":
         return normalise_confusion(Nt + kappa * pool / pool.sum() if kappa else Nt, smoothing), None
+    used = Nt.sum((0, 1)) > 0  # a class no answer uses is no wrong answer's destination
     if model == "homogeneous":  # one skill for all: the pooled share of right answers
-        return _one_coin_confusion(np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum()), K), None
+        s = np.full(len(Nt), np.einsum("wkk->", Nt) / Nt.sum())
+        return _one_coin_confusion(s, K, used), None
     right, n, pseudo, target = _skill_counts(Nt, model, kappa, pool)
     with np.errstate(invalid="ignore"):
         s = (right + pseudo * target) / (n + pseudo) if kappa else right / n
-    return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K), s
+    return _one_coin_confusion(np.nan_to_num(s, nan=1 / K), K, used), s
 
 # %% ../nbs/03_inference.ipynb #90b860c3
 def _skill_counts(Nt: np.ndarray, model: str, kappa: float, pool: np.ndarray) -> tuple:
@@ -896,6 +917,13 @@ def _worker_confusions(
 # %% ../nbs/03_inference.ipynb #2cca98ee
 def _spectral_start(A: Answers, M: Optional[np.ndarray]) -> np.ndarray:
     "Task posteriors of one E-step through the spectral confusions (uniform if unanswered)."
+    used = np.bincount(A.value, minlength=A.n_classes) > 0
+    if M is None and not used.all():  # a declared class no answer uses: rank-deficient moments
+        code = np.cumsum(used) - 1
+        B = Answers(A.worker, A.task, code[A.value], n_workers=A.n_workers, n_tasks=A.n_tasks)
+        P = np.zeros((A.n_tasks, A.n_classes))
+        P[:, used] = _spectral_start(B, None)
+        return P
     O, w = _spectral_confusions(A, M)
     X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
     P, _ = e_step(X, np.log(O), np.log(w))
@@ -1116,13 +1144,6 @@ class PrivateDawidSkene(Aggregator):
         self.labels_ = np.where(answered, (np.nan_to_num(y) >= 0.5).astype(np.int64), -1)  # step 8
         self.observed_skills_, self.skills_ = p, rr_unbias_ability(p, self.epsilon)  # step 7
 
-# %% ../nbs/03_inference.ipynb #3abf7523
-def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
-    "Share of each worker's answers equal to their task's current label (NaN: no answers)."
-    n = np.bincount(A.worker, minlength=A.n_workers)
-    with np.errstate(invalid="ignore"):
-        return np.bincount(A.worker, weights=(A.value == labels[A.task]), minlength=A.n_workers) / n
-
 # %% ../nbs/03_inference.ipynb #d5cfb070
 @documented(
     labels_="each task's weighted-vote class index (-1: no answers)",
@@ -1282,8 +1303,8 @@ def _check_cap(cap, loss: str) -> float:
 class _LocalCRH:
     "CRH's per-round statistics of answers in memory (on Dask: `DaskAnswers`' crh_*, vote_*)."
 
-    def __init__(self, A: Answers, huber: bool = False):
-        self.A, self.huber = A, huber
+    def __init__(self, A: Answers, huber: bool = False, ties: str = "first"):
+        self.A, self.huber, self.ties = A, huber, ties  # ties: the majority vote's in vote_start
 
     def crh_start(self, squared: bool, cap: float) -> np.ndarray:
         "Sort once, take the robust task scales and the starting truths; each worker's loss sum."
@@ -1341,8 +1362,8 @@ class _LocalCRH:
         return self.mu
 
     def vote_start(self) -> np.ndarray:
-        "Start from majority vote; each worker's 0-1 loss sum."
-        self.labels = MajorityVote().fit(self.A).labels_
+        "Start from majority vote (with the tie rule `ties`); each worker's 0-1 loss sum."
+        self.labels = MajorityVote(ties=self.ties)._vote(self.A)[0]
         return self._errors()
 
     def vote_warm(self, labels: np.ndarray) -> np.ndarray:
@@ -1350,6 +1371,10 @@ class _LocalCRH:
         self.vote_start()
         self.labels = np.where(labels >= 0, labels, self.labels)
         return self._errors()
+
+    def answer_counts(self) -> np.ndarray:
+        "Each worker's number of answers."
+        return np.bincount(self.A.worker, minlength=self.A.n_workers).astype(np.float64)
 
     def _errors(self) -> np.ndarray:
         A = self.A
@@ -1798,6 +1823,320 @@ class _InMemory:
 
     def results_of(self, fn, K: int, *args) -> tuple:
         return fn(self.A, *args)[::-1]  # (labels, posteriors), as DaskAnswers'
+
+# %% ../nbs/03f_votes_and_messages.ipynb #4d1820cb
+from .data import check_fraction
+from .kernels import kos_messages, msr_step
+
+# %% ../nbs/03f_votes_and_messages.ipynb #fba7cfb8
+WAWA_TIES = ("appearance", "first")
+
+
+@documented(
+    labels_="each task's weighted-vote class index (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's share of answers equal to the majority vote (NaN: no answers)",
+)
+class Wawa(Aggregator):
+    "Vote weighted by each worker's agreement with majority vote (crowd-kit's); takes no channel."
+
+    def __init__(
+        self,
+        ties: str = "appearance",  # the first vote's tie rule: class answered first, or smallest
+    ):
+        self.ties = check_choice(ties, "ties", WAWA_TIES)
+
+    def _fit(self, A: Answers):
+        self._fit_on(_LocalCRH(A, ties=self.ties))
+
+    def _fit_dask(self, D: DaskAnswers):
+        if self.ties != "first":
+            raise ValueError(
+                f"ties={self.ties!r} needs answers in memory (their order); a Dask fit needs "
+                "ties='first'"
+            )
+        self._fit_on(D)
+
+    def _fit_on(self, S):
+        errors = S.vote_start()
+        with np.errstate(invalid="ignore"):
+            self.skills_ = 1 - errors / S.answer_counts()
+        S.vote_round(self.skills_)
+        self.labels_, self.proba_ = S.weighted_vote_results()
+
+# %% ../nbs/03f_votes_and_messages.ipynb #9b9d1db7
+@documented(
+    labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's skill after the last step: its smoothed agreement with the vote",
+    **ITERATION_DOCS,
+    change_="the largest move of a skill in the last step",
+)
+class ZeroBasedSkill(Aggregator):
+    "crowd-kit's zero-based skill: skills stepped towards agreement with their vote; no channel."
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # steps (all of them unless `tol` stops earlier)
+        lr_init: float = 1.0,  # the first learning rate η₀
+        lr_steps_to_reduce: int = 20,  # the rate is multiplied by `lr_reduce_factor` every so many
+        lr_reduce_factor: float = 0.5,  # ρ, in (0, 1]
+        eps: float = 1e-5,  # the start is 1/K + eps for every worker (crowd-kit's name)
+        tol: float = 0.0,  # stop once no skill moves by `tol` or more (0: run all n_iter steps)
+    ):
+        self.n_iter, self.lr_steps_to_reduce = (
+            check_count(n_iter, "n_iter"),
+            check_count(lr_steps_to_reduce, "lr_steps_to_reduce"),
+        )
+        self.lr_init, self.eps = check_positive(lr_init, "lr_init"), check_real(eps, "eps")
+        self.lr_reduce_factor = check_fraction(lr_reduce_factor, "lr_reduce_factor", zero=False)
+        self.tol = check_nonnegative(tol, "tol")
+
+    def _fit(self, A: Answers):
+        self._fit_on(_LocalCRH(A), A.n_classes)
+
+    def _fit_dask(self, D: DaskAnswers):
+        self._fit_on(D, D.n_classes)
+
+    def _fit_on(self, S, K: int):
+        errors, n = S.vote_start(), S.answer_counts()  # equal skills: the plain majority vote
+        s, lr = np.full(len(n), 1 / K + self.eps), self.lr_init
+        for it in range(1, self.n_iter + 1):
+            if it % self.lr_steps_to_reduce == 0:
+                lr *= self.lr_reduce_factor
+            if it > 1:
+                errors, _ = S.vote_round(s)
+            with np.errstate(invalid="ignore"):
+                new = s + lr * (1 - errors / n - s)
+            change, s = float(np.nanmax(np.abs(new - s))), new
+            if change < self.tol:
+                break
+        S.vote_round(s)
+        self.labels_, self.proba_ = S.weighted_vote_results()
+        self.skills_, self.n_iter_, self.change_ = s, it, change
+        self.converged_ = change < self.tol
+
+# %% ../nbs/03f_votes_and_messages.ipynb #6a5ab0e8
+def _gold_indices(gold, A: Answers) -> np.ndarray:
+    "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
+    if isinstance(gold, pd.Series):
+        known = gold.dropna()
+        cls = pd.Index(A.classes).get_indexer(known.to_numpy())
+        if (cls < 0).any():
+            bad = sorted(set(known[cls < 0].astype(str)))[:5]
+            raise ValueError(
+                f"gold holds labels outside the answers' classes {list(A.classes)}: {bad}"
+            )
+        out = np.full(A.n_tasks, -1)
+        at = pd.Index(A.tasks).get_indexer(known.index)
+        out[at[at >= 0]] = cls[at >= 0]
+        return out
+    g = np.asarray(gold, dtype=np.float64)
+    if g.shape != (A.n_tasks,):
+        raise ValueError(
+            f"gold must be a pandas Series by task id or one class index per task ({A.n_tasks}), "
+            f"got shape {g.shape}"
+        )
+    unknown = np.isnan(g) | (g == -1)
+    if not np.isin(g[~unknown], np.arange(A.n_classes)).all():
+        raise ValueError(
+            f"gold must hold class indices 0..{A.n_classes - 1} (NaN or -1: unknown)"
+        )
+    return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
+
+# %% ../nbs/03f_votes_and_messages.ipynb #df39fcd3
+@documented(
+    labels_="each task's class index by the vote weighted with `skills_` (-1: no answers)",
+    proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
+    skills_="each worker's accuracy on the gold tasks it answered (or default_skill)",
+)
+class GoldMajorityVote(Aggregator):
+    "Vote weighted by accuracy on tasks of known truth (crowd-kit's); no channel, not in the CLI."
+
+    def __init__(
+        self,
+        gold,  # the known truths: class index per task (NaN/-1: unknown), or a Series by task id
+        default_skill: Optional[float] = None,  # a worker without gold answers (None: an error)
+    ):
+        self.gold = gold
+        self.default_skill = None if default_skill is None else check_real(
+            default_skill, "default_skill"
+        )
+
+    def _fit(self, A: Answers):
+        gold = _gold_indices(self.gold, A)
+        if not (gold[A.task] >= 0).any():
+            raise ValueError("gold labels no task that has answers: no skill can be measured")
+        skills = _worker_accuracy(A, gold)
+        missing = np.isnan(skills) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
+        if missing.any() and self.default_skill is None:
+            raise ValueError(
+                f"{missing.sum()} workers answered no gold task (e.g. {A.workers[missing][:3]}): "
+                "give them a skill with default_skill=, or more gold labels"
+            )
+        skills[missing] = self.default_skill
+        self.skills_ = skills
+        scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, self.skills_[A.worker])
+        with np.errstate(invalid="ignore"):
+            self.proba_ = scores / scores.sum(1, keepdims=True)
+        self.labels_ = argmax_labels(scores, has_answers(A.task, A.n_tasks))
+
+# %% ../nbs/03f_votes_and_messages.ipynb #5caedf4a
+@documented(
+    labels_="each task's class index: the sign of its summed messages (-1: no answers)",
+    proba_="tasks × 2, the one-hot of the labels (the messages have no probability scale)",
+    skills_="each worker's mean message y over its answers, divided by the largest |mean|",
+    messages_="each answer's last worker message y_{j→i}",
+    n_iter_="full iterations run (fewer than n_iter: the messages reached kernels.KOS_LIMIT)",
+    converged_="always False: KOS has no stopping rule",
+)
+class KOS(Aggregator):
+    "Karger–Oh–Shah message passing, binary tasks (crowd-kit's KOS); no channel, no Dask fit."
+
+    def __init__(
+        self,
+        n_iter: int = 100,  # iterations
+        rng: Union[int, np.random.Generator] = 0,  # seed of the N(1, 1) start, or a Generator
+    ):
+        self.n_iter, self.rng = check_count(n_iter, "n_iter"), rng
+
+    def _start(self, n: int) -> np.ndarray:
+        "The N(1, 1) start of each answer's worker message."
+        if isinstance(self.rng, np.random.Generator):
+            return self.rng.normal(1.0, 1.0, n)
+        return np.random.RandomState(check_count(self.rng, "rng", minimum=0)).normal(1.0, 1.0, n)
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(f"KOS needs binary answers (n_classes=2), got n_classes={A.n_classes}")
+        sign, y = 1.0 - 2.0 * A.value, self._start(A.n_answers)
+        self.n_iter_ = kos_messages(A.task, A.worker, sign, y, A.n_tasks, A.n_workers, self.n_iter)
+        score = np.bincount(A.task, weights=sign * y, minlength=A.n_tasks)
+        answered = has_answers(A.task, A.n_tasks)
+        self.labels_ = argmax_labels(np.column_stack([score, -score]), answered)
+        self.proba_ = np.where(self.labels_[:, None] == np.arange(2), 1.0, 0.0)
+        self.proba_[self.labels_ < 0] = np.nan
+        with np.errstate(invalid="ignore"):
+            mean = np.bincount(A.worker, weights=y, minlength=A.n_workers) / np.bincount(
+                A.worker, minlength=A.n_workers
+            )
+        self.skills_ = mean / np.nanmax(np.abs(mean))
+        self.messages_, self.converged_ = y, False
+
+# %% ../nbs/03f_votes_and_messages.ipynb #d8fcc84d
+def _worker_agreement(A: Answers, order: np.ndarray) -> tuple:
+    "Centred agreement rates C (workers in `order`), and how many tasks each pair shares."
+    rank = np.empty(A.n_workers, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    shape = (len(order), A.n_tasks)
+    per_class = [
+        sp.csr_matrix((np.ones(int(m.sum())), (rank[A.worker[m]], A.task[m])), shape=shape)
+        for m in (A.value == k for k in range(A.n_classes))
+    ]
+    answered = sum(per_class)
+    common = (answered @ answered.T).toarray()
+    agree = sum(X @ X.T for X in per_class).toarray()
+    np.fill_diagonal(common, 0)
+    C = np.zeros_like(common)
+    np.divide(agree, common, out=C, where=common > 0)
+    K = A.n_classes
+    C *= K / (K - 1)
+    C -= 1 / (K - 1)
+    return C, common
+
+# %% ../nbs/03f_votes_and_messages.ipynb #b7825d33
+def _msr_signs(C: np.ndarray, s_abs: np.ndarray) -> np.ndarray:
+    "Signs of |s| from the signs of C: the walk matrix's eigenvector for its smallest eigenvalue."
+    import scipy.sparse.linalg as sla
+
+    valid = np.flatnonzero(C.sum(1) != 0)
+    if not len(valid):
+        return np.zeros(len(s_abs))
+    S = np.sign(C[np.ix_(valid, valid)])
+    k = len(valid)
+    I, J = np.nonzero(np.triu(S) == 1)  # one extra node per agreeing pair
+    S[S == 1] = 0
+    m = len(I)
+    rows = np.r_[np.arange(m), np.arange(m)]
+    pairs = sp.csr_matrix((np.ones(2 * m), (rows, np.r_[I, J])), (m, k))
+    G = sp.bmat([[sp.csr_matrix(np.abs(S)), pairs.T], [pairs, None]]).tocsr()
+    walk = sp.diags(1.0 / np.asarray(G.sum(1)).ravel()) @ G + sp.eye(k + m)
+    if k + m <= 2:  # too small for ARPACK: all eigenpairs, the smallest in magnitude
+        D, V = np.linalg.eig(walk.toarray())
+        V = V[:, [np.argmin(np.abs(D))]]
+    else:
+        _, V = sla.eigs(walk, 1, which="SM")
+    sign = np.sign(V.real[:k, 0])
+    out = np.zeros(len(s_abs))
+    out[valid] = np.sign(sign.sum()) * s_abs[valid] * sign
+    return out
+
+# %% ../nbs/03f_votes_and_messages.ipynb #99d97f19
+MMSR_VOTES = ("scores", "shares")
+
+
+@documented(
+    labels_="each task's class index by the weighted vote (`vote`; -1: no answers)",
+    proba_="tasks × 2, the naive-Bayes posterior: the softmax of the weighted scores",
+    skills_="each worker's chance p of a right answer, from the completed s (NaN: no answers)",
+    weights_="each worker's vote weight log((K−1)p/(1−p)) (crowd-kit's skills_)",
+    loss_history_="the Frobenius change of u vᵀ in each iteration",
+    **ITERATION_DOCS,
+    change_="the last iteration's Frobenius change of u vᵀ",
+)
+class MMSR(Aggregator):
+    "Ma–Olshevsky M-MSR, binary tasks: skills by robust rank-one completion; no channel, no Dask."
+
+    def __init__(
+        self,
+        n_iter: int = 10000,  # most iterations
+        tol: float = 1e-10,  # stop when u vᵀ moves by less (Frobenius norm)
+        rng: int = 0,  # seed of the uniform start (NumPy's legacy generator, as crowd-kit)
+        vote: str = "scores",  # 'scores': the largest weighted score; 'shares': crowd-kit's rule
+    ):
+        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.rng = check_count(rng, "rng", minimum=0)
+        self.vote = check_choice(vote, "vote", MMSR_VOTES)
+
+    def _fit(self, A: Answers):
+        if A.n_classes != 2:
+            raise ValueError(
+                f"MMSR needs binary answers (n_classes=2), got n_classes={A.n_classes}"
+            )
+        first = np.full(A.n_workers, A.n_answers)
+        np.minimum.at(first, A.worker, np.arange(A.n_answers))
+        order = np.argsort(first, kind="stable")[: len(np.unique(A.worker))]  # by first answer
+        s = self._completion(A, order)
+        p = np.full(A.n_workers, np.nan)
+        p[order] = (s + 1) / 2  # K = 2: p = ((K − 1) s + 1) / K
+        self.skills_, self.weights_ = p, np.log(p / (1 - p))
+        scores = class_counts(A.task, A.value, A.n_tasks, 2, np.nan_to_num(self.weights_)[A.worker])
+        answered = has_answers(A.task, A.n_tasks)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pick = scores if self.vote == "scores" else scores / scores.sum(1, keepdims=True)
+        self.labels_ = argmax_labels(np.nan_to_num(pick, nan=-np.inf), answered)
+        self.proba_ = softmax_rows(scores.copy())[0]
+        self.proba_[~answered] = np.nan
+
+    def _completion(self, A: Answers, order: np.ndarray) -> np.ndarray:
+        "M-MSR's s for the workers in `order`: completion, signs, clipping."
+        C, common = _worker_agreement(A, order)
+        n_tasks = int(has_answers(A.task, A.n_tasks).sum())
+        F = int(np.floor((common > 0).sum(0).min() / 2)) - 1
+        observed = sp.csr_matrix(common != 0, dtype=np.float64)  # |C| may be 0 where observed
+        observed.sort_indices()
+        observed.data = np.abs(C[observed.nonzero()])
+        u = np.random.RandomState(self.rng).uniform(size=len(order))
+        v, history = u.copy(), []
+        X = (observed.indptr, observed.indices, observed.data)
+        for _ in range(self.n_iter):
+            history.append(msr_step(*X, u, v, F, n_tasks, A.n_answers))
+            if history[-1] < self.tol:
+                break
+        self.loss_history_, self.n_iter_ = history, len(history)
+        self.change_, self.converged_ = history[-1], history[-1] < self.tol
+        s = _msr_signs(C, u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v)))
+        return np.clip(s, -1 + 1 / np.sqrt(n_tasks), 1 - 1 / np.sqrt(n_tasks))
 
 # %% ../nbs/03g_partial_fit.ipynb #9046ee1e
 def _appended_ids(old_ids: np.ndarray, new_ids: np.ndarray, index: np.ndarray) -> tuple:

@@ -18,13 +18,14 @@ import scipy.sparse as sp
 # %% auto #0
 __all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK',
            'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS',
-           'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels',
-           'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks',
-           'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
-           'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_log_like',
-           'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median',
-           'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss',
-           'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'rr_flip']
+           'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers',
+           'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads',
+           'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion',
+           'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective',
+           'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
+           'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
+           'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
+           'kos_messages', 'msr_step', 'rr_flip']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -1021,6 +1022,113 @@ def _numba_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     out = np.empty(len(count))
     _run(_mad, start, count, v, np.asarray(centre, np.float64), out)
     return MAD_SIGMA * out
+
+# %% ../nbs/03a_kernels.ipynb #8fa11805
+KOS_LIMIT = 1e300  # a task's or worker's message sum above this stops KOS (as crowd-kit's)
+
+
+def _kos_loop(task, worker, sign, y, n_tasks, n_workers, n_iter, limit):
+    "`kos_messages` compiled: the sums by task and by worker in answer order, y updated in place."
+    n = len(task)
+    x, ts, ws = np.empty(n), np.empty(n_tasks), np.empty(n_workers)
+    for it in range(n_iter):
+        ts[:] = 0.0
+        for a in range(n):
+            ts[task[a]] += sign[a] * y[a]
+        for t in range(n_tasks):
+            if abs(ts[t]) > limit:
+                return it
+        for a in range(n):
+            x[a] = ts[task[a]] - sign[a] * y[a]
+        ws[:] = 0.0
+        for a in range(n):
+            ws[worker[a]] += sign[a] * x[a]
+        for w in range(n_workers):
+            if abs(ws[w]) > limit:
+                return it
+        for a in range(n):
+            y[a] = ws[worker[a]] - sign[a] * x[a]
+    return n_iter
+
+# %% ../nbs/03a_kernels.ipynb #ed61a401
+def kos_messages(
+    task: np.ndarray,  # each answer's task index
+    worker: np.ndarray,  # each answer's worker index
+    sign: np.ndarray,  # each answer as ±1.0
+    y: np.ndarray,  # each answer's worker message y_{j→i}, the start; updated in place
+    n_tasks: int,
+    n_workers: int,
+    n_iter: int,  # most iterations
+    limit: float = KOS_LIMIT,  # stop before a message sum exceeds this
+) -> int:
+    "KOS's message passing on the answers: `y` updated in place; the full iterations run."
+    if kernel_path(len(task)) == "numba":
+        args = (_unsigned(task), _unsigned(worker), sign, y, n_tasks, n_workers, n_iter, limit)
+        return _run(_kos_loop, *args)
+    for it in range(n_iter):
+        m = sign * y
+        ts = np.bincount(task, weights=m, minlength=n_tasks)
+        if np.abs(ts).max(initial=0.0) > limit:
+            return it
+        x = ts[task] - m
+        m = sign * x
+        ws = np.bincount(worker, weights=m, minlength=n_workers)
+        if np.abs(ws).max(initial=0.0) > limit:
+            return it
+        y[:] = ws[worker] - m
+    return n_iter
+
+# %% ../nbs/03a_kernels.ipynb #d1f72864
+def _msr_rows(ptr, col, X, other, target, F, n_tasks):
+    "target[j] = the F-trimmed mean about target[j] of X[j, k] / other[k] over row j's entries."
+    for j in range(len(ptr) - 1):
+        lo, hi = ptr[j], ptr[j + 1]
+        y, a = np.sort(X[lo:hi] / other[col[lo:hi]]), target[j]
+        if (y < a).sum() < F:  # too few below: drop them all, else the F smallest
+            y = y[y >= a]
+        else:
+            y = y[F:]
+        m = len(y)
+        if (y > a).sum() < F:  # too few above: drop them all, else the F largest
+            y = y[y <= a]
+        else:
+            y = y[: m - F]
+        if len(y) == 1 and y[0] == 0:
+            target[j] = 1 / np.sqrt(n_tasks)
+        elif len(y):
+            target[j] = y.mean()
+
+# %% ../nbs/03a_kernels.ipynb #4af07366
+def _rank_one_change(u, v, up, vp):
+    "‖u vᵀ − up vpᵀ‖_F without forming the matrices."
+    s = 0.0
+    for i in range(len(u)):
+        for j in range(len(v)):
+            d = u[i] * v[j] - up[i] * vp[j]
+            s += d * d
+    return np.sqrt(s)
+
+# %% ../nbs/03a_kernels.ipynb #bd74a794
+def msr_step(
+    ptr: np.ndarray,  # CSR row pointers of the observed entries of X (workers × workers)
+    col: np.ndarray,  # their columns
+    X: np.ndarray,  # their values |C_jk|
+    u: np.ndarray,  # the left factor, updated in place
+    v: np.ndarray,  # the right factor, updated in place
+    F: int,  # ratios trimmed on each side (negative: Python's slice, as crowd-kit)
+    n_tasks: int,  # tasks with answers (a lone zero ratio becomes 1/√n_tasks)
+    n_answers: int = 0,  # the fit's answers: they choose the path
+) -> float:
+    "One M-MSR iteration in place (v from u, then u from v); the Frobenius change of u vᵀ."
+    up, vp = u.copy(), v.copy()
+    if kernel_path(n_answers) == "numba":
+        _run(_msr_rows, ptr, col, X, u, v, F, n_tasks)
+        _run(_msr_rows, ptr, col, X, v, u, F, n_tasks)
+        return float(_run(_rank_one_change, u, v, up, vp))
+    with np.errstate(divide="ignore", invalid="ignore"):  # a zero factor: inf ratios, as compiled
+        _msr_rows(ptr, col, X, u, v, F, n_tasks)
+        _msr_rows(ptr, col, X, v, u, F, n_tasks)
+    return float(np.linalg.norm(np.outer(u, v) - np.outer(up, vp)))
 
 # %% ../nbs/03a_kernels.ipynb #96bd6db0
 def _flip_loop(x, u, p, k, out):

@@ -12,9 +12,10 @@ from typing import Callable, Optional
 import numpy as np
 
 from .data import Dataset
-from .inference import (CRH, GLAD, GTM, MACE, Aggregator, ConfidenceWeightedMean,
-                                 DawidSkene, MajorityVote, Mean, Median, OneCoinDawidSkene,
-                                 WeightedVote, channel_is_informative)
+from .inference import (CRH, GLAD, GTM, KOS, MACE, MMSR, Aggregator,
+                                 ConfidenceWeightedMean, DawidSkene, MajorityVote, Mean, Median,
+                                 OneCoinDawidSkene, Wawa, WeightedVote, ZeroBasedSkill,
+                                 channel_is_informative)
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, Mechanism, OneLayer, RandomizedResponse,
                                   TwoLayer)
@@ -61,6 +62,10 @@ AGGREGATORS = {
     for e in [
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
+        _entry(Wawa, "wawa", report=False),  # by name: sweep(aggregators=...), infer
+        _entry(ZeroBasedSkill, "zbs", report=False),
+        _entry(KOS, "kos", report=False),  # binary tasks only: not in the K-class report
+        _entry(MMSR, "mmsr", report=False),
         _entry(DawidSkene, "ds"),
         AggregatorEntry(
             "DawidSkene+channel", None, _through_channel(DawidSkene), ("categorical",), channel=True
