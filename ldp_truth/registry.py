@@ -167,13 +167,15 @@ class MechanismEntry:
 
 # %% ../nbs/05a_registry.ipynb #88637556
 def _domain(ds: Dataset) -> np.ndarray:
-    "The answer domain of a continuous dataset: the distinct values its answers take."
-    return np.unique(ds.answers.value)
-
-
-def _grid(ds: Dataset) -> np.ndarray:
-    "The integer grid from a dataset's smallest to its largest answer (Geometric's domain)."
-    return np.arange(np.min(ds.answers.value), np.max(ds.answers.value) + 1)
+    "The integers of the answer range a continuous dataset declares (never read from its answers)."
+    declared = ds.meta.get("label_range", ds.meta.get("domain"))
+    if declared is None:
+        raise ValueError(
+            f"dataset {ds.meta.get('name', '')!r} declares no answer range (meta 'label_range' or "
+            "'domain'): a continuous mechanism's domain is declared, never read from the answers"
+        )
+    lo, hi = declared
+    return np.arange(lo, hi + 1)
 
 
 MECHANISMS = {
@@ -225,7 +227,7 @@ MECHANISMS = {
             lambda e, ds: GaussianExpVariance(e, _domain(ds)),
         ),
         MechanismEntry(
-            "Geometric", "geometric", "continuous", lambda e, ds: Geometric(e, _grid(ds))
+            "Geometric", "geometric", "continuous", lambda e, ds: Geometric(e, _domain(ds))
         ),
     ]
 }
