@@ -306,14 +306,17 @@ class DaskAnswers:
     def _frames(self) -> list:
         return _partitions(self.client, self.ddf, self.columns[1], self.by_task)
 
+    def _built_parts(self, build) -> list:
+        "`build(partition, codes, *columns)` on every partition (futures)."
+        codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
+        return [
+            self.client.submit(build, f, codes_f, *self.columns, pure=False) for f in self._frames()
+        ]
+
     def _em_parts(self) -> list:
         "The one-hot partitions (futures), encoded on first use."
         if self._onehot is None:
-            codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-            self._onehot = [
-                self.client.submit(_build_part, f, codes_f, *self.columns, pure=False)
-                for f in self._frames()
-            ]
+            self._onehot = self._built_parts(_build_part)
         return self._onehot
 
     def em_start(
@@ -358,11 +361,7 @@ class DaskAnswers:
     def answer_parts(self) -> list:
         "The partitions as `Answers` with the global worker and class codes (futures), built once."
         if self._answers is None:
-            codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-            self._answers = [
-                self.client.submit(_build_answers, f, codes_f, *self.columns, pure=False)
-                for f in self._frames()
-            ]
+            self._answers = self._built_parts(_build_answers)
         return self._answers
 
     def map_sum(self, fn, *args) -> tuple:
