@@ -10,8 +10,14 @@ the compiled kernels are loaded before timing (numba's cache). Both fits' labels
 thread for both libraries (`OPENBLAS_NUM_THREADS=1` unless set): the conjugate gradient's vector operations are
 small, and threaded BLAS spinning on a shared machine made each of them ~10× slower.
 
+`--whole` times whole fits at crowd-kit's defaults instead. MACE: ours (one restart of 50 iterations) against
+crowd-kit's `MACE(n_restarts=1)` (its default of 10 restarts repeats that one start: 10× the time, the same result).
+GLAD: ours on each path in this process; crowd-kit's `GLAD(n_iter=1)` (one EM iteration, less than its whole fit)
+in a subprocess with a timeout, at each size of `--ck-sizes`; where it times out, its whole fit takes longer than the
+timeout, and the ratio is reported as the lower bound `> timeout / ours`.
+
 Run `python benchmarks/bench_glad_mace.py` (writes benchmarks/results/bench_glad_mace.md) or `--quick`
-(10⁴ answers, prints only).
+(10⁴ answers, prints only); `--whole` appends its section to the results file.
 """
 
 from __future__ import annotations
@@ -20,8 +26,11 @@ import argparse
 import datetime as dt
 import os
 import platform
+import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy: see the docstring
 import numpy as np  # noqa: E402
@@ -107,6 +116,98 @@ def main(quick: bool, n_iter: int, out: Path, n: int, models: tuple = ("GLAD", "
         )
 
 
+CROWD_GLAD = """
+import os, sys, time
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+sys.path.insert(0, {here!r})
+from bench_glad_mace import data
+from crowdkit.aggregation import GLAD
+df = data({n}).to_frame()
+t = time.perf_counter()
+fit = GLAD({kwargs}).fit(df)
+print(len(fit.loss_history_), time.perf_counter() - t)
+"""
+
+
+def crowd_glad(n: int, timeout: float, kwargs: str = "n_iter=1") -> tuple:
+    "(iterations, seconds) of crowd-kit's GLAD(**kwargs) on `data(n)`, in a subprocess; None past `timeout`."
+    code = CROWD_GLAD.format(here=str(HERE), n=n, kwargs=kwargs)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, check=True
+        )
+    except subprocess.TimeoutExpired:
+        return None, None
+    iterations, seconds = out.stdout.split()[-2:]
+    return int(iterations), float(seconds)
+
+
+def load() -> str:
+    "The 1-minute load average, for the notes beside each number."
+    return f"{os.getloadavg()[0]:.1f}"
+
+
+def whole(n: int, ck_sizes: tuple, timeout: float, models: tuple, ck_whole: bool) -> str:
+    "Whole fits at crowd-kit's defaults (see the docstring): a Markdown section."
+    A = data(n)
+    df = A.to_frame()
+    for path in ("numba", "numpy"):  # load the compiled kernels before timing
+        set_kernel_path(path)
+        GLAD(n_iter=1).fit(A), MACE(n_iter=1).fit(A)
+    rows = []
+    for name, ours, theirs in [
+        ("MACE", lambda: MACE().fit(A), lambda: CrowdMACE(n_restarts=1).fit(df)),
+        ("GLAD", lambda: GLAD().fit(A), None),
+    ]:
+        if name not in models:
+            continue
+        row = dict(model=name, answers=A.n_answers)
+        if theirs is not None:
+            row["load"], (row["crowdkit_s"], ck) = load(), timed(theirs)
+        for path in ("numpy", "numba"):
+            set_kernel_path(path)
+            row[f"load_{path}"], (row[f"{path}_s"], fit) = load(), timed(ours)
+        set_kernel_path(None)
+        row["n_iter"] = fit.n_iter_
+        if theirs is not None:
+            row["ratio_numpy"] = row["crowdkit_s"] / row["numpy_s"]
+            row["ratio_numba"] = row["crowdkit_s"] / row["numba_s"]
+            row["labels_equal"] = (
+                pd.Series(A.classes[fit.labels_], A.tasks).reindex(ck.labels_.index) == ck.labels_
+            ).mean()
+        rows.append(row)
+        print(row, flush=True)
+    fmt = lambda r: pd.DataFrame(r).round(3).to_string(index=False)
+    ck_rows = []
+    runs = [(m, "n_iter=1") for m in ck_sizes] + ([(n, "")] if ck_whole else [])
+    for m, kwargs in runs if "GLAD" in models else ():
+        row = dict(answers=data(m).n_answers, fit=f"GLAD({kwargs})", timeout_s=timeout)
+        row["load_before"] = load()
+        row["iterations"], row["crowdkit_s"] = crowd_glad(m, timeout, kwargs)
+        row["load_after"] = load()
+        ck_rows.append(row)
+        print(row, flush=True)
+    glad = rows[-1]
+    at_n = [r for r in ck_rows if r["answers"] == glad["answers"]]
+    bound, ck_table = "", f"\n\ncrowd-kit's GLAD in a subprocess:\n\n```\n{fmt(ck_rows)}\n```"
+    if at_n:
+        t, one = at_n[-1]["crowdkit_s"], at_n[-1]["fit"] == "GLAD(n_iter=1)"
+        sign = ">" if t is None else ("≥" if one else "=")  # one iteration ≤ its whole fit
+        t = timeout if t is None else t
+        bound = (
+            f"\n\nGLAD at {glad['answers']} answers: crowd-kit's whole fit / ours {sign} "
+            f"{t / glad['numpy_s']:.1f} (NumPy path), {sign} {t / glad['numba_s']:.1f} (compiled)"
+            + (f": its {at_n[-1]['fit']} did not finish in {timeout:.0f} s" if sign == ">" else "")
+        )
+    return (
+        f"\n## Whole fits at crowd-kit's defaults\n\n{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} "
+        f"UTC, {platform.processor() or platform.machine()}, `python benchmarks/bench_glad_mace.py "
+        f"--whole --models {' '.join(models)} --answers {n} --ck-sizes {' '.join(map(str, ck_sizes))} "
+        f"--timeout {timeout:.0f}{' --ck-whole' if ck_whole else ''}` (load: 1-minute load average before each timed fit)\n\n"
+        f"```\n{fmt(rows)}\n```{ck_table if ck_rows else ''}{bound}\n"
+    )
+
+
 if __name__ == "__main__":
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10⁴ answers, print only")
@@ -114,5 +215,18 @@ if __name__ == "__main__":
     p.add_argument("--answers", type=int, default=1_000_000, help="answers (about) to fit")
     p.add_argument("--models", nargs="+", default=["GLAD", "MACE"], choices=["GLAD", "MACE"])
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    p.add_argument("--whole", action="store_true", help="whole fits at crowd-kit's defaults")
+    p.add_argument("--ck-sizes", nargs="+", type=int, default=[100_000, 200_000, 1_000_000])
+    p.add_argument("--timeout", type=float, default=900.0, help="crowd-kit GLAD's seconds, each")
+    p.add_argument("--ck-whole", action="store_true", help="also crowd-kit GLAD's whole fit")
     a = p.parse_args()
-    main(a.quick, a.n_iter, a.out, a.answers, tuple(a.models))
+    if a.whole:
+        sizes = (10_000,) if a.quick else tuple(a.ck_sizes)
+        section = whole(
+            10_000 if a.quick else a.answers, sizes, a.timeout, tuple(a.models), a.ck_whole
+        )
+        print(section)
+        if not a.quick:
+            a.out.write_text(a.out.read_text() + section)
+    else:
+        main(a.quick, a.n_iter, a.out, a.answers, tuple(a.models))

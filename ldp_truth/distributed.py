@@ -242,6 +242,16 @@ def _fit_frame(part: Answers, fn, args: tuple, classes: np.ndarray) -> pd.DataFr
     "A partition's posteriors and labels from `fn(part, *args) -> (P, labels)`, by task id."
     return _label_frame(part, *fn(part, *args), classes)
 
+# %% ../nbs/08_distributed.ipynb #c4d5e6f7
+def _part_sizes(part: Answers) -> tuple:
+    "(tasks, answers) of a partition."
+    return part.n_tasks, part.n_answers
+
+# %% ../nbs/08_distributed.ipynb #c4d5e6f8
+def _task_series(part: Answers, values: np.ndarray) -> pd.Series:
+    "One value per task of a partition, by task id."
+    return pd.Series(values, index=pd.Index(part.tasks, name="task"))
+
 # %% ../nbs/08_distributed.ipynb #87e603dc
 class DaskAnswers:
     "Answers in a Dask DataFrame, encoded, kept on the cluster; what `inference`'s loops read."
@@ -273,6 +283,7 @@ class DaskAnswers:
             None,
         )
         self._answers = None  # the partitions as `Answers` (MACE's loop), built once
+        self._sizes = None  # each answer partition's (tasks, answers), counted once (GLAD's blocks)
 
     @property
     def codes(self) -> Codes:
@@ -369,13 +380,47 @@ class DaskAnswers:
         args = [self.client.scatter(a, broadcast=True, hash=False) for a in args]
         return _map_reduce(self.client, self.answer_parts(), fn, *args)
 
-    def results_of(self, fn, K: int, *args) -> tuple:
-        "(labels, posteriors) by task id, Dask collections, of `fn(answers, *args) -> (P, labels)`."
+    def results_of(self, fn, K: int, *args, per_part: Optional[list] = None) -> tuple:
+        "(labels, posteriors) by task id, Dask collections, of `fn(answers, *per_part[p], *args)`."
+        per_part = per_part or [()] * len(self.answer_parts())
         futures = [
-            self.client.submit(_fit_frame, p, fn, args, self.classes, pure=False)
-            for p in self.answer_parts()
+            self.client.submit(_fit_frame, p, fn, (*extra, *args), self.classes, pure=False)
+            for p, extra in zip(self.answer_parts(), per_part)
         ]
         return _label_frames(futures, self.classes[:K])
+
+    def part_sizes(self) -> tuple:
+        "(tasks, answers) of each answer partition, in partition order: a task vector's blocks."
+        if self._sizes is None:
+            sizes = [self.client.submit(_part_sizes, p, pure=False) for p in self.answer_parts()]
+            self._sizes = tuple(np.array(s) for s in zip(*self.client.gather(sizes)))
+        return self._sizes
+
+    def map_parts(self, fn, *args, per_part: Optional[list] = None) -> list:
+        "Futures of `fn(answers, *per_part[p], *args)` on each partition p, kept on the cluster."
+        args = [
+            self.client.scatter(a, broadcast=True, hash=False) if isinstance(a, np.ndarray) else a
+            for a in args
+        ]
+        per_part = per_part or [()] * len(self.answer_parts())
+        return [
+            self.client.submit(fn, p, *extra, *args, pure=False)
+            for p, extra in zip(self.answer_parts(), per_part)
+        ]
+
+    def gather(self, futures: list) -> list:
+        "The results of `map_parts`' futures, here."
+        return self.client.gather(futures)
+
+    def task_values(self, blocks: list) -> "dask.dataframe.Series":
+        "A vector over tasks, cut into the partitions' blocks (`part_sizes`), as a Series by task id."
+        dd, _ = _dask()
+        futures = [
+            self.client.submit(_task_series, p, b, pure=False)
+            for p, b in zip(self.answer_parts(), blocks)
+        ]
+        meta = pd.Series(dtype=np.float64, index=pd.Index([], name="task"))
+        return dd.from_delayed(futures, meta=meta, verify_meta=False)
 
     def predictions(self, labels) -> "dask.dataframe.Series":
         "`labels` (class indices or truths, by task id) as the labels, a Series `agg_label`."

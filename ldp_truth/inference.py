@@ -1585,23 +1585,43 @@ from .data import check_positive
 
 from .kernels import glad_log_like, glad_objective, mace_counts, mace_log_like
 
+# %% ../nbs/03e_glad_mace.ipynb #e50d13c9
+class _InMemory:
+    "`Answers` behind `DaskAnswers`' partition methods (`map_sum`, `map_parts`, …): one, here."
+
+    def __init__(self, A: Answers):
+        self.A, self.n_workers = A, A.n_workers
+
+    def map_sum(self, fn, *args) -> tuple:
+        return fn(self.A, *args)
+
+    def part_sizes(self) -> tuple:
+        return np.array([self.A.n_tasks]), np.array([self.A.n_answers])
+
+    def map_parts(self, fn, *args, per_part: Optional[list] = None) -> list:
+        return [fn(self.A, *(per_part[0] if per_part else ()), *args)]
+
+    def gather(self, results: list) -> list:
+        return results
+
+    def task_values(self, blocks: list) -> np.ndarray:
+        return blocks[0]
+
+    def results_of(self, fn, K: int, *args, per_part: Optional[list] = None) -> tuple:
+        return fn(self.A, *(per_part[0] if per_part else ()), *args)[::-1]  # (labels, posteriors)
+
 # %% ../nbs/03e_glad_mace.ipynb #eae83e98
 @documented(
     labels_="each task's most probable class index (-1: no answers)",
     proba_="tasks × classes, each task's posterior of the last E-step (NaN rows: no answers)",
     skills_="each worker's ability α (0: a coin toss, < 0: adversarial; no answers: alpha_mean)",
-    inverse_difficulties_="each task's β > 0 (larger: easier; no answers: e^log_beta_mean)",
+    inverse_difficulties_="each task's β > 0 (larger: easier; no answers: e^log_beta_mean; Dask: by id)",
     objective_="the M-step's objective Q per answer and class after each iteration",
     log_likelihood_="the log-likelihood of the answers at each iteration's E-step",
     **ITERATION_DOCS,
 )
 class GLAD(Aggregator):
     "Whitehill et al.'s GLAD: worker ability × task inverse difficulty; optionally via a `channel`."
-
-    no_dask = (
-        ": its M-step is one conjugate gradient over every worker's ability and every task's "
-        "difficulty (a vector over all tasks in one process, a cluster round trip per step)"
-    )
 
     def __init__(
         self,
@@ -1621,51 +1641,83 @@ class GLAD(Aggregator):
         self.channel = channel
 
     def _fit(self, A: Answers):
-        M = _check_channel(self.channel, A.n_classes)
-        K = A.n_classes if M is None else len(M)
+        self._fit_on(_InMemory(A), A.n_classes)
+
+    def _fit_dask(self, D: DaskAnswers):
+        self._fit_on(D, D.n_classes)
+
+    def _fit_on(self, S, n_classes: int):
+        "EM on the answers `S` (in memory or Dask); the conjugate gradient runs here."
+        M = _check_channel(self.channel, n_classes)
+        K = n_classes if M is None else len(M)
         ab = None if M is None else _skill_terms(M)
-        coo = A.worker, A.task, A.value
-        log_prior = np.full(K, -np.log(K))
-        x = np.r_[np.full(A.n_workers, self.alpha_mean), np.full(A.n_tasks, self.log_beta_mean)]
-        prior_mean = x.copy()
-        W, size = A.n_workers, A.n_answers * K
-        answered, likelihood = has_answers(A.task, A.n_tasks), []
+        (tasks, answers), W = S.part_sizes(), S.n_workers
+        cuts = np.cumsum(tasks)[:-1]  # the vector over all tasks, cut into the partitions' blocks
+        x = np.r_[np.full(W, self.alpha_mean), np.full(tasks.sum(), self.log_beta_mean)]
+        prior_mean, size, likelihood = x.copy(), answers.sum() * K, []
 
-        def e_step(x):
-            L = glad_log_like(*coo, x[:W], np.exp(x[W:]), A.n_tasks, K, ab) + log_prior
-            P, lse = softmax_rows(L)
-            likelihood.append(float(lse[answered].sum()))
-            return P
+        def e_step(x) -> list:
+            "The E-step on every partition: its (posteriors, log-likelihood), kept where it ran."
+            E = S.map_parts(_glad_e_step, x[:W], K, ab, per_part=[(b,) for b in np.split(x[W:], cuts)])
+            likelihood.append(sum(S.gather(S.map_parts(_second, per_part=[(e,) for e in E]))))
+            return E
 
-        def objective(x, P):
-            "−Q and its gradient in (α, log β)."
-            q, d_alpha, d_beta = glad_objective(*coo, x[:W], np.exp(x[W:]), P, ab)
+        def objective(x, E: list) -> tuple:
+            "−Q and its gradient in (α, log β): sums over the partitions' answers."
+            blocks = list(zip(E, np.split(x[W:], cuts)))
+            parts = S.gather(S.map_parts(_glad_q_part, x[:W], ab, per_part=blocks))
+            q, d_alpha = sum(p[0] for p in parts), sum(p[1] for p in parts)
             d = x - prior_mean
             q -= 0.5 * (d @ d) + 0.5 * len(x) * np.log(2 * np.pi)
-            return -q, -(np.r_[d_alpha, d_beta] - d)
+            return -q, -(np.r_[d_alpha, np.concatenate([p[2] for p in parts])] - d)
 
         Q, history, self.converged_ = -objective(x, e_step(x))[0], [], False
         for _ in range(self.n_iter):
-            P = e_step(x)
+            E = e_step(x)
             x = minimize(
                 objective,
                 x,
-                args=(P,),
+                args=(E,),
                 method="CG",
                 jac=True,
                 tol=self.m_step_tol,
                 options={"maxiter": self.m_step_max_iter},
             ).x
-            last, Q = Q, -objective(x, P)[0] / size
+            last, Q = Q, -objective(x, E)[0] / size
             history.append(Q)
             if Q - last < self.tol:
                 self.converged_ = True
                 break
-        P[~answered] = np.nan
-        self.labels_, self.proba_ = argmax_labels(P, answered), P
+        self.labels_, self.proba_ = S.results_of(_glad_results, K, per_part=[(e,) for e in E])
         self.log_likelihood_ = np.array(likelihood[1:])
-        self.skills_, self.inverse_difficulties_ = x[:W], np.exp(x[W:])
+        self.skills_ = x[:W]
+        self.inverse_difficulties_ = S.task_values(np.split(np.exp(x[W:]), cuts))
         self.objective_, self.n_iter_ = np.array(history), len(history)
+
+
+# %% ../nbs/03e_glad_mace.ipynb #a7c1d2e4
+def _glad_e_step(A: Answers, log_beta: np.ndarray, alpha: np.ndarray, K: int, ab) -> tuple:
+    "The E-step on answers A: (posteriors, Σ of the answered tasks' log-likelihoods)."
+    L = glad_log_like(A.worker, A.task, A.value, alpha, np.exp(log_beta), A.n_tasks, K, ab)
+    P, lse = softmax_rows(L - np.log(K))  # a uniform class prior
+    return P, float(lse[has_answers(A.task, A.n_tasks)].sum())
+
+# %% ../nbs/03e_glad_mace.ipynb #a7c1d2e5
+def _second(A: Answers, pair: tuple):
+    "The second item of a partition's `pair` (its log-likelihood beside its posteriors)."
+    return pair[1]
+
+# %% ../nbs/03e_glad_mace.ipynb #a7c1d2e6
+def _glad_q_part(A: Answers, e: tuple, log_beta: np.ndarray, alpha: np.ndarray, ab) -> tuple:
+    "Q of answers A under the E-step `e`, its gradient in each α and in A's tasks' log β."
+    return glad_objective(A.worker, A.task, A.value, alpha, np.exp(log_beta), e[0], ab)
+
+# %% ../nbs/03e_glad_mace.ipynb #a7c1d2e7
+def _glad_results(A: Answers, e: tuple) -> tuple:
+    "(posteriors, labels) of the last E-step; NaN rows and -1 for tasks without answers."
+    P, answered = e[0], has_answers(A.task, A.n_tasks)
+    P[~answered] = np.nan
+    return P, argmax_labels(P, answered)
 
 # %% ../nbs/03e_glad_mace.ipynb #c2972b34
 MACE_METHODS = ("vb", "em")
@@ -1810,19 +1862,6 @@ def _mace_results(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tu
     answered = has_answers(A.task, A.n_tasks)
     P[~answered] = np.nan
     return P, argmax_labels(P, answered)
-
-# %% ../nbs/03e_glad_mace.ipynb #e50d13c9
-class _InMemory:
-    "`Answers` behind `DaskAnswers`' `map_sum` and `results_of`: one partition, in this process."
-
-    def __init__(self, A: Answers):
-        self.A, self.n_workers = A, A.n_workers
-
-    def map_sum(self, fn, *args) -> tuple:
-        return fn(self.A, *args)
-
-    def results_of(self, fn, K: int, *args) -> tuple:
-        return fn(self.A, *args)[::-1]  # (labels, posteriors), as DaskAnswers'
 
 # %% ../nbs/03f_votes_and_messages.ipynb #4d1820cb
 from .data import check_fraction
