@@ -668,6 +668,12 @@ def infer_file(
     table, A, kind, matrix = _server_answers(
         src, method, kind, channel, classes, n_classes, options, spec
     )
+    if kind == "categorical" and not registry.applies(method, A.n_classes):
+        most = registry.aggregator(method).max_classes
+        raise UsageError(
+            f"--method {method} accepts answers of at most {most} classes (registry.aggregator"
+            f"({method!r}).max_classes), got n_classes={A.n_classes}"
+        )
     if proba and kind != "categorical":
         raise UsageError(
             f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers"

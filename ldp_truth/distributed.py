@@ -413,7 +413,7 @@ class DaskAnswers:
         return self.client.gather(futures)
 
     def task_values(self, blocks: list) -> "dask.dataframe.Series":
-        "A vector over tasks, cut into the partitions' blocks (`part_sizes`), as a Series by task id."
+        "A vector over tasks cut into the partitions' blocks (`part_sizes`): a Series by task id."
         dd, _ = _dask()
         futures = [
             self.client.submit(_task_series, p, b, pure=False)

@@ -36,9 +36,8 @@ __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIO
 DEFAULT_AGGREGATORS = {
     kind: {
         e.name: e.make
-        for e in registry.AGGREGATORS.values()  # the registry's classes (KOS, MMSR: binary only;
-        if kind in e.kinds and isinstance(e.make, type)  # Wawa, ZBS: by name)
-        and e.cli not in ("wawa", "zbs", "kos", "mmsr")
+        for e in registry.AGGREGATORS.values()  # the registry's classes for any number of classes
+        if kind in e.kinds and isinstance(e.make, type) and e.max_classes is None
     }
     for kind in registry.KINDS
 }
@@ -50,6 +49,12 @@ def default_aggregators(kind: str) -> dict:
     "Name → factory of the default aggregators for `kind` ('categorical' or 'continuous')."
     check_choice(kind, "kind", sorted(DEFAULT_AGGREGATORS))
     return dict(DEFAULT_AGGREGATORS[kind])
+
+# %% ../nbs/06_experiments.ipynb #f7a8b9c0
+def _applies(name: str, ds: Dataset) -> bool:
+    "Whether the aggregator `name` accepts the dataset's answers (their number of classes)."
+    A = ds.answers
+    return registry.applies(name, A.n_classes if A.kind == "categorical" else None)
 
 # %% ../nbs/06_experiments.ipynb #61016c6c
 def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> dict:
@@ -147,6 +152,7 @@ def evaluate(
         (ds, name, make)
         for ds in _scorable(datasets, aggregators, log)
         for name, make in aggregators[ds.answers.kind].items()
+        if _applies(name, ds)
     ]
     rows = []
     with tqdm(
@@ -348,6 +354,8 @@ def _run_cell(plan: _Plan, i: int) -> list:
     metric = _metric_of(ds, plan.metric)
     rows = []
     for aname, make in plan.aggregators.items():
+        if not _applies(aname, ds):
+            continue
         value, seconds, scores = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
         rows.append(
             (
@@ -379,6 +387,8 @@ def _clean_values(plan: _Plan) -> dict:
         A = ds.answers
         clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
         for aname, make in plan.aggregators.items():
+            if not _applies(aname, ds):
+                continue
             value, _, scores = _fit_score(
                 make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores
             )

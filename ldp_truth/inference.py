@@ -1583,7 +1583,8 @@ from scipy.special import digamma
 
 from .data import check_positive
 
-from .kernels import glad_log_like, glad_objective, mace_counts, mace_log_like
+from .kernels import (glad_log_like, glad_objective, mace_answers, mace_counts,
+                               mace_log_like)
 
 # %% ../nbs/03e_glad_mace.ipynb #e50d13c9
 class _InMemory:
@@ -1615,7 +1616,9 @@ class _InMemory:
     labels_="each task's most probable class index (-1: no answers)",
     proba_="tasks × classes, each task's posterior of the last E-step (NaN rows: no answers)",
     skills_="each worker's ability α (0: a coin toss, < 0: adversarial; no answers: alpha_mean)",
-    inverse_difficulties_="each task's β > 0 (larger: easier; no answers: e^log_beta_mean; Dask: by id)",
+    inverse_difficulties_=(
+        "each task's β > 0 (larger: easier; no answers: e^log_beta_mean); on Dask by task id"
+    ),
     objective_="the M-step's objective Q per answer and class after each iteration",
     log_likelihood_="the log-likelihood of the answers at each iteration's E-step",
     **ITERATION_DOCS,
@@ -1658,7 +1661,8 @@ class GLAD(Aggregator):
 
         def e_step(x) -> list:
             "The E-step on every partition: its (posteriors, log-likelihood), kept where it ran."
-            E = S.map_parts(_glad_e_step, x[:W], K, ab, per_part=[(b,) for b in np.split(x[W:], cuts)])
+            blocks = [(b,) for b in np.split(x[W:], cuts)]
+            E = S.map_parts(_glad_e_step, x[:W], K, ab, per_part=blocks)
             likelihood.append(sum(S.gather(S.map_parts(_second, per_part=[(e,) for e in E]))))
             return E
 
@@ -1842,18 +1846,19 @@ def _mace_terms(spamming: np.ndarray, strategies: np.ndarray, M: np.ndarray) -> 
     return spamming[:, :1] * (strategies @ M), spamming[:, 1]
 
 # %% ../nbs/03e_glad_mace.ipynb #ce93b61e
-def _mace_posteriors(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:
-    "Task posteriors under a uniform class prior, and each task's log-likelihood."
+def _mace_posteriors(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray, X=None) -> tuple:
+    "Task posteriors (uniform class prior) and log-likelihoods; X: `mace_answers`, if built."
     return softmax_rows(
-        mace_log_like(A.worker, A.task, A.value, g, s, M, A.n_tasks) - np.log(len(M))
+        mace_log_like(A.worker, A.task, A.value, g, s, M, A.n_tasks, X) - np.log(len(M))
     )
 
 # %% ../nbs/03e_glad_mace.ipynb #f6321987
 def _mace_pass(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:
     "E-step and expected counts: (spamming per worker × symbol, truly per worker, log-likelihood)."
-    P, lse = _mace_posteriors(A, g, s, M)
+    X = mace_answers(A.worker, A.task, A.value, A.n_workers, A.n_tasks, g.shape[1])
+    P, lse = _mace_posteriors(A, g, s, M, X)
     ll = lse[has_answers(A.task, A.n_tasks)].sum()
-    return (*mace_counts(A.worker, A.task, A.value, g, s, M, P), np.asarray(ll))
+    return (*mace_counts(A.worker, A.task, A.value, g, s, M, P, X), np.asarray(ll))
 
 # %% ../nbs/03e_glad_mace.ipynb #bc8582e9
 def _mace_results(A: Answers, g: np.ndarray, s: np.ndarray, M: np.ndarray) -> tuple:

@@ -22,7 +22,7 @@ __all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL
            'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads',
            'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion',
            'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective',
-           'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
+           'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
            'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
            'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
            'kos_messages', 'msr_step', 'rr_flip']
@@ -517,6 +517,22 @@ def _mace_table(g: np.ndarray, s: np.ndarray, M: np.ndarray) -> np.ndarray:
     "W×L×K: Pr(z | c) = g[w, z] + s[w]·M[c, z] for every worker, symbol and class."
     return g[:, :, None] + s[:, None, None] * M.T[None]
 
+# %% ../nbs/03a_kernels.ipynb #d1e2f3a4
+def mace_answers(
+    worker: np.ndarray,
+    task: np.ndarray,
+    value: np.ndarray,
+    n_workers: int,
+    n_tasks: int,
+    n_symbols: int,  # L: the symbols an answer may take (the channel's columns)
+) -> Optional[sp.csr_matrix]:
+    "The MACE kernels' NumPy operand: the tasks × (worker, symbol) count matrix (compiled: None)."
+    if kernel_path(len(task)) == "numba":
+        return None
+    cols = worker.astype(np.int64) * n_symbols + value
+    shape = (n_tasks, n_workers * n_symbols)
+    return sp.csr_matrix((np.ones(len(task)), (task, cols)), shape=shape)
+
 # %% ../nbs/03a_kernels.ipynb #e32634ed
 def mace_log_like(
     worker: np.ndarray,
@@ -526,6 +542,7 @@ def mace_log_like(
     s: np.ndarray,  # W: each worker's weight of answering truly
     M: np.ndarray,  # K×L channel (the identity without one)
     n_tasks: int,
+    X: Optional[sp.csr_matrix] = None,  # `mace_answers` of these answers, if built already
 ) -> np.ndarray:
     "Tasks × K: Σ over each task's answers of log(g[w, z] + s[w]·M[c, z])."
     log_f = np.log(_mace_table(g, s, M))  # W×L×K: the logs once per worker, not once per answer
@@ -533,9 +550,8 @@ def mace_log_like(
         out = np.zeros((n_tasks, len(M)))
         _run(_mace_ll, *_unsigned_coo(worker, task, value), log_f, out)
         return out
-    key = worker.astype(np.int64) * g.shape[1] + value
-    rows = log_f.reshape(-1, len(M))
-    return np.stack([np.bincount(task, rows[key, c], n_tasks) for c in range(len(M))], 1)
+    X = mace_answers(worker, task, value, len(g), n_tasks, g.shape[1]) if X is None else X
+    return X @ log_f.reshape(-1, len(M))
 
 # %% ../nbs/03a_kernels.ipynb #f885fc6c
 def _mace_ll(worker, task, value, log_f, out):
@@ -554,20 +570,21 @@ def mace_counts(
     s: np.ndarray,  # W: each worker's weight of answering truly
     M: np.ndarray,  # K×L channel (the identity without one)
     P: np.ndarray,  # tasks × K posteriors
+    X: Optional[sp.csr_matrix] = None,  # `mace_answers` of these answers, if built already
 ) -> tuple:
     "Expected spamming answers per worker and observed symbol (W×L), true answers per worker (W)."
     (W, L), K = g.shape, len(M)
-    spam_f = g[:, :, None] / _mace_table(g, s, M)  # W×L×K: Pr(spammed | z, c), Pr(true | z, c)
-    true_f = s[:, None, None] * M.T[None] / _mace_table(g, s, M)
+    table = _mace_table(g, s, M)
+    spam_f = g[:, :, None] / table  # W×L×K: Pr(spammed | z, c), Pr(true | z, c)
+    true_f = s[:, None, None] * M.T[None] / table
     if kernel_path(len(task)) == "numba":
         spam, true = np.zeros((W, L)), np.zeros(W)
         _run(_mace_counts, *_unsigned_coo(worker, task, value), spam_f, true_f, P, spam, true)
         return spam, true
-    key = worker.astype(np.int64) * L + value
-    spam_f, true_f = spam_f.reshape(-1, K), true_f.reshape(-1, K)
-    r_spam = sum(P[task, c] * spam_f[key, c] for c in range(K))
-    r_true = sum(P[task, c] * true_f[key, c] for c in range(K))
-    return np.bincount(key, r_spam, W * L).reshape(W, L), np.bincount(worker, r_true, W)
+    X = mace_answers(worker, task, value, W, len(P), L) if X is None else X
+    C = X.T @ P  # (worker, symbol) × class: Σ of the posteriors of the tasks answered so
+    share = lambda f: np.where(C != 0, C * f.reshape(-1, K), 0.0).sum(1).reshape(W, L)
+    return share(spam_f), share(true_f).sum(1)
 
 # %% ../nbs/03a_kernels.ipynb #dd3e6114
 def _mace_counts(worker, task, value, spam_f, true_f, P, spam, true):

@@ -22,7 +22,8 @@ from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geomet
 
 # %% auto #0
 __all__ = ['AGGREGATORS', 'KINDS', 'RANGE_PARAMETER', 'MECHANISMS', 'AggregatorEntry', 'aggregator', 'answer_range',
-           'takes_range', 'aggregators', 'cli_methods', 'MechanismEntry', 'mechanism', 'mechanisms', 'cli_mechanisms']
+           'takes_range', 'aggregators', 'applies', 'cli_methods', 'MechanismEntry', 'mechanism', 'mechanisms',
+           'cli_mechanisms']
 
 # %% ../nbs/05a_registry.ipynb #666ea5b0
 @dataclass(frozen=True)
@@ -36,6 +37,11 @@ class AggregatorEntry:
     channel: bool = False  # takes a mechanism's channel (`channel=transition_matrix()`)
     dask: bool = False  # fits a Dask DataFrame (`ldp-truth infer` on a folder of Parquet files)
     report: bool = True  # in `ldp-truth report` by default
+    max_classes: Optional[int] = None  # the most classes it accepts (KOS, MMSR: 2; None: any)
+
+    def accepts(self, n_classes: Optional[int]) -> bool:
+        "Whether answers of `n_classes` classes suit it (None: continuous answers, no limit here)."
+        return self.max_classes is None or n_classes is None or n_classes <= self.max_classes
 
 # %% ../nbs/05a_registry.ipynb #20f6bacb
 def _through_channel(cls) -> Callable:
@@ -48,12 +54,21 @@ def _through_channel(cls) -> Callable:
     return make
 
 # %% ../nbs/05a_registry.ipynb #12f89b26
-def _entry(cls, cli: Optional[str], report: bool = True) -> AggregatorEntry:
+def _entry(
+    cls, cli: Optional[str], report: bool = True, max_classes: Optional[int] = None
+) -> AggregatorEntry:
     "An aggregator class's entry: name, kinds, channel and Dask support read from the class."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
     on_dask = cls._fit_dask is not Aggregator._fit_dask  # the base class refuses Dask
     return AggregatorEntry(
-        cls.__name__, cli, cls, tuple(cls.kinds), channel=takes_channel, dask=on_dask, report=report
+        cls.__name__,
+        cli,
+        cls,
+        tuple(cls.kinds),
+        channel=takes_channel,
+        dask=on_dask,
+        report=report,
+        max_classes=max_classes,
     )
 
 
@@ -62,10 +77,10 @@ AGGREGATORS = {
     for e in [
         _entry(MajorityVote, "mv"),
         _entry(WeightedVote, "wv"),
-        _entry(Wawa, "wawa", report=False),  # by name: sweep(aggregators=...), infer
-        _entry(ZeroBasedSkill, "zbs", report=False),
-        _entry(KOS, "kos", report=False),  # binary tasks only: not in the K-class report
-        _entry(MMSR, "mmsr", report=False),
+        _entry(Wawa, "wawa"),
+        _entry(ZeroBasedSkill, "zbs"),
+        _entry(KOS, "kos", report=False, max_classes=2),  # by name: sweep(aggregators=...), infer
+        _entry(MMSR, "mmsr", report=False, max_classes=2),
         _entry(DawidSkene, "ds"),
         AggregatorEntry(
             "DawidSkene+channel", None, _through_channel(DawidSkene), ("categorical",), channel=True
@@ -139,14 +154,20 @@ def _in_range(name: str) -> Callable:
     return make
 
 # %% ../nbs/05a_registry.ipynb #f834b22c
-def aggregators(kind: str, report_only: bool = True) -> dict:
-    "Display name → factory of the aggregators for `kind` (`report_only`; continuous: in range)."
+def aggregators(kind: str, report_only: bool = True, n_classes: Optional[int] = None) -> dict:
+    "Display name → factory of the aggregators for `kind` (`report_only`, accepting `n_classes`)."
     _check_kind(kind)
     return {
         e.name: _in_range(e.name) if kind == "continuous" else e.make
         for e in AGGREGATORS.values()
-        if kind in e.kinds and (e.report or not report_only)
+        if kind in e.kinds and (e.report or not report_only) and e.accepts(n_classes)
     }
+
+# %% ../nbs/05a_registry.ipynb #e5f6a7b8
+def applies(name: str, n_classes: Optional[int]) -> bool:
+    "Whether the aggregator `name` accepts answers of `n_classes` classes (a name not here: yes)."
+    entry = next((e for e in AGGREGATORS.values() if name in (e.name, e.cli)), None)
+    return entry is None or entry.accepts(n_classes)
 
 # %% ../nbs/05a_registry.ipynb #0282bdf5
 def cli_methods(dask: bool = False) -> tuple:
