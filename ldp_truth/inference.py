@@ -119,8 +119,9 @@ class Aggregator:
 
     def _fit_dask(self, D: DaskAnswers):
         raise TypeError(
-            f"{type(self).__name__} has no Dask fit{self.no_dask} (DawidSkene, OneCoinDawidSkene, "
-            "MajorityVote, MACE and CRH have one); fit it on Answers in memory"
+            f"{type(self).__name__} has no Dask fit{self.no_dask} (MajorityVote, Wawa, "
+            "ZeroBasedSkill, DawidSkene, OneCoinDawidSkene, GLAD, MACE and CRH have one); fit it "
+            "on Answers in memory"
         )
 
     def fit_predict(
