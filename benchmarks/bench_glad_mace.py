@@ -108,11 +108,13 @@ def main(quick: bool, n_iter: int, out: Path, n: int, models: tuple = ("GLAD", "
     table = "```\n" + pd.DataFrame(rows).to_string(index=False) + "\n```"
     print(table)
     if not quick:
+        kept = out.read_text() if out.exists() else ""
+        kept = kept[kept.find("\n## ") :] if "\n## " in kept else ""  # the --whole sections
         out.write_text(
             f"# GLAD and MACE against crowd-kit 1.4.2\n\n{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC, "
             f"{platform.processor() or platform.machine()}, load average {os.getloadavg()[0]:.1f}, "
             f"`python benchmarks/bench_glad_mace.py --n-iter {n_iter} --answers {n} --models "
-            f"{' '.join(models)}`\n\n{table}\n"
+            f"{' '.join(models)}`\n\n{table}\n{kept}"
         )
 
 
