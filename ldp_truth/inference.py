@@ -649,8 +649,11 @@ class DawidSkene(Aggregator):
         self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
         self.communities = 4 if communities is None else check_count(communities, "communities")
         self.candidates = AUTO_CANDIDATES if candidates is None else tuple(candidates)
-        if not self.candidates or not set(self.candidates) <= set(MODELS[:-1]):
-            raise ValueError(f"candidates must be some of {MODELS[:-1]}, got {candidates!r}")
+        named = set(self.candidates)
+        if not named or not named <= set(MODELS[:-1]) or len(named) < len(self.candidates):
+            raise ValueError(
+                f"candidates must be distinct models in {MODELS[:-1]}, got {candidates!r}"
+            )
         self.warm_folds = bool(warm_folds)
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if class_prior not in (None,) + CLASS_PRIORS:
