@@ -17,8 +17,8 @@ from .data import (Answers, RngLike, as_generator, check_choice, check_count,
                             check_nonnegative, check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
-                               class_counts, concave_skills, e_step, has_answers, in_blocks,
-                               normalise_confusion, observed_counts, onehot, posterior_sums,
+                               class_counts, concave_skills, e_step, fused_m_step, has_answers,
+                               in_blocks, normalise_confusion, observed_counts, onehot, posterior_sums,
                                row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
@@ -295,6 +295,11 @@ class _LocalEM:
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
+    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, smoothing: float) -> tuple:
+        "`em_round` on the compiled path with the full model's M-step fused: ((E, log E), sums, n, ℓ)."
+        self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
+        return fused_m_step(self.X, self.P, smoothing), *posterior_sums(self.P, self.unanswered), ll
+
     def em_rounds(self, inputs: list, posteriors: list) -> list:
         "E-steps of several models (posteriors in place), products shared: their statistics."
         if not sp.issparse(self.X):  # the compiled path's answer order: one model at a time
@@ -528,7 +533,11 @@ class _EMRun:
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
         self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
-        self.history, self.converged = [], False
+        self.history, self.converged, self.log_E = [], False, None
+        self.fused = (  # an M-step that only normalises: the compiled kernels fuse it (`step`)
+            model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
+            and not sp.issparse(S.X)
+        )
 
     def _on_used(self, prior: np.ndarray) -> np.ndarray:
         "`prior` with no mass on the classes that no answer is (renormalised; else unchanged)."
@@ -541,27 +550,43 @@ class _EMRun:
         "The next E-step's log Pr(observed z | truth c) per worker, (W, K, L), and log class prior."
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.prior)
+        if self.log_E is not None:  # the fused M-step's
+            return self.log_E, log_prior
         E = self.E if self.M is None else np.maximum(self.E @ self.M, EPS)
         return blocked_log(E), log_prior
 
+    def step(self, S) -> bool:
+        "One iteration on `S`, E-step then M-step (fused where it only normalises): whether converged."
+        if not self.fused:
+            return self.m_step(*S.em_round(*self.e_inputs()))
+        terms = self._prior_terms()  # of the confusions, before the fused M-step overwrites them
+        (self.E, self.log_E), s, n, ll = S.em_round_fused(*self.e_inputs(), self.fit.smoothing)
+        return self._record(ll + terms, s, n)
+
     def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:
         "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
-        E, h = self.E, self.history
-        penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
-        h.append(ll + penalty + self._log_prior(E))
+        terms = self._prior_terms()
+        self.E, self.skills = self.fit._m_step(
+            N, self.E, self.M, self.model, self.kappa, self.pool, self.skills
+        )
+        return self._record(ll + terms, s, n)
+
+    def _record(self, ll: float, s: np.ndarray, n: int) -> bool:
+        "After an M-step: the log-likelihood in the history, the class prior, whether converged."
+        h = self.history
+        h.append(ll)
         if not self.fixed:
             self.prior = self._on_used(s / n)
-        self.E, self.skills = self.fit._m_step(
-            N, E, self.M, self.model, self.kappa, self.pool, self.skills
-        )
         self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
         return self.converged
 
-    def _log_prior(self, E: np.ndarray) -> float:
-        "Log prior density of confusions E (+ a constant): the model's shrinkage or its hierarchy."
+    def _prior_terms(self) -> float:
+        "Log prior density of the confusions (+ a constant): smoothing's, shrinkage's or hierarchy's."
+        E = self.E
+        penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         if self.model in HIERARCHY_MODELS:
-            return _hierarchy_log_prior(E, self.skills)
-        return _log_prior_density(E, self.model, self.kappa, self.pool)
+            return penalty + _hierarchy_log_prior(E, self.skills)
+        return penalty + _log_prior_density(E, self.model, self.kappa, self.pool)
 
     def results(self) -> tuple:
         "(prior, confusions, skills, history, converged)."
@@ -719,7 +744,7 @@ class DawidSkene(Aggregator):
         start = S.em_start(_log_channel(M), init)
         run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts)
         for _ in range(self.n_iter):
-            if run.m_step(*S.em_round(*run.e_inputs())):
+            if run.step(S):
                 break
         return run.results()
 
