@@ -18,8 +18,8 @@ from .data import (Answers, RngLike, as_generator, check_choice, check_count,
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                class_counts, concave_skills, e_step, fused_m_step, has_answers,
-                               in_blocks, normalise_confusion, observed_counts, onehot, posterior_sums,
-                               row_view, softmax_rows, task_blocks, vote_shares)
+                               in_blocks, normalise_confusion, observed_counts, onehot,
+                               posterior_sums, row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
 __all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
@@ -295,8 +295,8 @@ class _LocalEM:
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
-    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, smoothing: float) -> tuple:
-        "`em_round` on the compiled path with the full model's M-step fused: ((E, log E), sums, n, ℓ)."
+    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, smoothing: float):
+        "`em_round` with the full model's M-step fused (compiled path): ((E, log E), sums, n, ℓ)."
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return fused_m_step(self.X, self.P, smoothing), *posterior_sums(self.P, self.unanswered), ll
 
@@ -532,12 +532,16 @@ class _EMRun:
         self.prior = self._on_used(_fixed_prior(S, M, prior) if self.fixed else s / n)
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
-        self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
-        self.history, self.converged, self.log_E = [], False, None
+        self.history, self.converged, self.skills, self.log_E = [], False, None, None
         self.fused = (  # an M-step that only normalises: the compiled kernels fuse it (`step`)
             model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
             and not sp.issparse(S.X)
         )
+        if self.fused:  # into the tables every later M-step reuses
+            self.E, self.log_E = fused_m_step(S.X, S.P, fit.smoothing, N)
+        else:
+            uniform = np.full((W, K, K), 1 / K)
+            self.E, self.skills = fit._m_step(N, uniform, M, model, kappa, self.pool)
 
     def _on_used(self, prior: np.ndarray) -> np.ndarray:
         "`prior` with no mass on the classes that no answer is (renormalised; else unchanged)."
@@ -556,7 +560,7 @@ class _EMRun:
         return blocked_log(E), log_prior
 
     def step(self, S) -> bool:
-        "One iteration on `S`, E-step then M-step (fused where it only normalises): whether converged."
+        "One iteration on `S`: E-step, M-step (fused where it only normalises); whether converged."
         if not self.fused:
             return self.m_step(*S.em_round(*self.e_inputs()))
         terms = self._prior_terms()  # of the confusions, before the fused M-step overwrites them
@@ -581,7 +585,7 @@ class _EMRun:
         return self.converged
 
     def _prior_terms(self) -> float:
-        "Log prior density of the confusions (+ a constant): smoothing's, shrinkage's or hierarchy's."
+        "Log prior density of the confusions (+ a constant): smoothing's, shrinkage's, hierarchy's."
         E = self.E
         penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         if self.model in HIERARCHY_MODELS:
@@ -743,6 +747,7 @@ class DawidSkene(Aggregator):
         "EM for one model on statistics `S` (memory or Dask): prior, confusions, skills, history."
         start = S.em_start(_log_channel(M), init)
         run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts)
+        del start  # its counts (a W × K × K table): freed before the first iteration
         for _ in range(self.n_iter):
             if run.step(S):
                 break

@@ -825,7 +825,7 @@ class AnswerOrder:
         self._work: dict = {}
 
     def work(self, n_classes: int) -> tuple:
-        "Two (W, L, K) tables and the by-task blocks' tables for K = `n_classes`: made once, reused."
+        "Two (W, L, K) tables and the by-task blocks' tables for K = `n_classes`: made once."
         if n_classes not in self._work:
             (W, L), blocks = self.shape, len(self.mcuts) - 1 if self.by_task else 0
             self._work[n_classes] = (
@@ -874,7 +874,7 @@ def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
 
 # %% ../nbs/03a_kernels.ipynb #0fc6e403
 def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, normalise):
-    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z (`normalise`: then in place)."
+    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z (`normalise`d in place)."
     K = P.shape[1]
     for b in prange(len(cuts) - 1):
         for w in range(cuts[b], cuts[b + 1]):
@@ -888,7 +888,7 @@ def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, normalise):
 
 # %% ../nbs/03a_kernels.ipynb #14b14e52
 def _normalise_rows(N, smoothing, E, lo, hi):
-    "E[w, :, c] = max(N[w, :, c] + smoothing, EPS), normalised over z, for lo ≤ w < hi (E may be N)."
+    "E[w, :, c] = max(N[w, :, c] + smoothing, EPS) normalised over z, lo ≤ w < hi (E may be N)."
     L, K = N.shape[1], N.shape[2]
     s = np.empty(K)
     for w in range(lo, hi):
@@ -952,7 +952,7 @@ def _numba_observed_counts(
 def _numba_normalise(
     N: np.ndarray, smoothing: float, out: Optional[np.ndarray] = None
 ) -> np.ndarray:
-    "`normalise_confusion` on the compiled path (N given (W, c, z); `out` laid out (W, z, c), may be N)."
+    "`normalise_confusion`, compiled (N given (W, c, z); `out` laid out (W, z, c), may be N)."
     Nm = np.ascontiguousarray(N.transpose(0, 2, 1))
     E = np.empty_like(Nm) if out is None else out
     rows = max(1, ANSWERS_PER_BLOCK // max(Nm[0].size, 1))
@@ -962,11 +962,17 @@ def _numba_normalise(
 
 
 # %% ../nbs/03a_kernels.ipynb #87c2ee3c
-def fused_m_step(order: AnswerOrder, P: np.ndarray, smoothing: float) -> tuple:
-    "normalise_confusion(observed_counts(…), smoothing) and its log in `order.work`'s tables: (W, c, z)."
+def fused_m_step(
+    order: AnswerOrder,
+    P: np.ndarray,  # tasks × K posteriors
+    smoothing: float,  # pseudo-count added to every cell
+    counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
+) -> tuple:
+    "normalise_confusion(observed_counts(…), smoothing), its log: `order.work`'s tables, (W, c, z)."
     E, log_E, _ = order.work(P.shape[1])
-    if order.by_task:
-        _numba_normalise(_numba_observed_counts(order, P, out=E), smoothing, out=E)
+    if counts is not None or order.by_task:
+        N = _numba_observed_counts(order, P, out=E) if counts is None else counts
+        _numba_normalise(N, smoothing, out=E)
     else:
         args = (order.wptr, order.wt, order.wz, P, E, order.mcuts, float(smoothing), True)
         _run(_ds_counts_by_worker, *args, parallel=True)
