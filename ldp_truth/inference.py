@@ -285,8 +285,10 @@ class _LocalEM:
         return self._stats()
 
     def _stats(self) -> tuple:
+        "Counts (compiled path: into X's reused table, which a fused M-step normalises), sums, n."
+        table = None if sp.issparse(self.X) else self.X.table("counts", self.P.shape[1])
         return (
-            observed_counts(self.X, self.P, self.n_workers),
+            observed_counts(self.X, self.P, self.n_workers, table),
             *posterior_sums(self.P, self.unanswered),
         )
 
@@ -316,8 +318,9 @@ class _LocalEM:
         return observed_counts(self.X, P, self.n_workers), *posterior_sums(P, self.unanswered), ll
 
     def value_shares(self) -> np.ndarray:
-        "Share of each observed symbol among the answers."
-        return np.bincount(self.A.value, minlength=self.n_classes) / self.A.n_answers
+        "Share of each observed symbol among the answers (no int64 copy of them, as bincount's)."
+        v = self.A.value
+        return np.array([np.count_nonzero(v == k) for k in range(self.n_classes)]) / len(v)
 
     def em_results(self) -> tuple:
         "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."

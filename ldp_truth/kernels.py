@@ -305,10 +305,17 @@ def e_step(
     return P, sum(in_blocks(block, task_blocks(X, E_BLOCK)))
 
 # %% ../nbs/03a_kernels.ipynb #b79f09fc
-def observed_counts(X: sp.csr_matrix, P: np.ndarray, n_workers: int) -> np.ndarray:
-    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), by task block; (W, z, c)."
+def observed_counts(
+    X: sp.csr_matrix,  # the one-hot matrix, or the compiled path's `AnswerOrder`
+    P: np.ndarray,  # tasks × K posteriors
+    n_workers: int,
+    out: Optional[np.ndarray] = None,  # compiled path: the (W, L, K) table to write into
+) -> np.ndarray:
+    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), by task block; (W, c, z)."
     if not sp.issparse(X):
-        return _numba_observed_counts(X, P)
+        return _numba_observed_counts(X, P, out)
+    if out is not None:
+        raise ValueError("out= is for the compiled path (X an AnswerOrder); the NumPy path makes N")
     K = P.shape[1]
     parts = in_blocks(lambda s: row_view(X, s, transpose=True) @ P[s], task_blocks(X))
     N = parts[0]
@@ -822,18 +829,14 @@ class AnswerOrder:
             wptr = _run(_starts, worker, n_workers)
             self.wt, self.wz = _run(_group, worker, wptr, task), _run(_group, worker, wptr, value)
             self.wptr, self.mcuts = _unsigned(wptr), _cuts(wptr)
-        self._work: dict = {}
+        self._tables: dict = {}
 
-    def work(self, n_classes: int) -> tuple:
-        "Two (W, L, K) tables and the by-task blocks' tables for K = `n_classes`: made once."
-        if n_classes not in self._work:
-            (W, L), blocks = self.shape, len(self.mcuts) - 1 if self.by_task else 0
-            self._work[n_classes] = (
-                np.empty((W, L, n_classes)),
-                np.empty((W, L, n_classes)),
-                np.empty((blocks, W, L, n_classes)),
-            )
-        return self._work[n_classes]
+    def table(self, name: str, n_classes: int) -> np.ndarray:
+        "Work table `name` ('parts': one per by-task block), (W, L, K = `n_classes`): made once."
+        if (name, n_classes) not in self._tables:
+            blocks = (len(self.mcuts) - 1,) if name == "parts" else ()
+            self._tables[name, n_classes] = np.empty((*blocks, *self.shape, n_classes))
+        return self._tables[name, n_classes]
 
 
 # %% ../nbs/03a_kernels.ipynb #71863e3e
@@ -940,7 +943,7 @@ def _numba_observed_counts(
             parallel=True,
         )
         return N.transpose(0, 2, 1)
-    parts = np.empty((len(order.mcuts) - 1, W, L, K)) if out is None else order.work(K)[2]
+    parts = np.empty((len(order.mcuts) - 1, W, L, K)) if out is None else order.table("parts", K)
     _run(_ds_counts_by_task, order.tptr, order.tw, order.tz, P, parts, order.mcuts, parallel=True)
     N[...] = parts[0]
     for part in parts[1:]:
@@ -969,7 +972,7 @@ def fused_m_step(
     counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
 ) -> tuple:
     "normalise_confusion(observed_counts(…), smoothing), its log: `order.work`'s tables, (W, c, z)."
-    E, log_E, _ = order.work(P.shape[1])
+    E, log_E = order.table("counts", P.shape[1]), order.table("logs", P.shape[1])
     if counts is not None or order.by_task:
         N = _numba_observed_counts(order, P, out=E) if counts is None else counts
         _numba_normalise(N, smoothing, out=E)
