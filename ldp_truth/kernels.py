@@ -893,16 +893,15 @@ def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, normalise):
 def _normalise_rows(N, smoothing, E, lo, hi):
     "E[w, :, c] = max(N[w, :, c] + smoothing, EPS) normalised over z, lo ≤ w < hi (E may be N)."
     L, K = N.shape[1], N.shape[2]
-    s = np.empty(K)
     for w in range(lo, hi):
-        s[:] = 0.0
-        for z in range(L):
-            for c in range(K):
-                E[w, z, c] = max(N[w, z, c] + smoothing, 1e-10)
-                s[c] += E[w, z, c]
-        for z in range(L):
-            for c in range(K):
-                E[w, z, c] /= s[c]
+        for c in range(K):  # the column's sum in a register (a K-vector in memory: 1.3× the time)
+            s = 0.0
+            for z in range(L):
+                v = max(N[w, z, c] + smoothing, 1e-10)
+                E[w, z, c] = v
+                s += v
+            for z in range(L):
+                E[w, z, c] /= s
 
 
 # %% ../nbs/03a_kernels.ipynb #31800c93
