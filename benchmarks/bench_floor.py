@@ -7,7 +7,8 @@ library's iteration is `DawidSkene(n_iter=n, tol=0)` on the numba path, (T(10) �
 interleaved, best of `rounds`, timed twice: in wall time and in the process's CPU time (all its threads; on a shared
 machine the CPU time leaves out the time spent waiting for a core). Run it twice and report the second run (both
 sides then load numba's disk cache): `python benchmarks/bench_floor.py` (writes benchmarks/results/bench_floor.md),
-`--quick` (prints only).
+`--quick` (prints only), `--big 100000000` (one row: 10⁸ answers, 10⁶ workers, (T(3) − T(1)) / 2, one round; written
+to benchmarks/results/bench_floor_big.md).
 """
 from __future__ import annotations
 
@@ -24,12 +25,13 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_scale import K, interleaved_marginal, markdown, simulate_frame   # noqa: E402
+from bench_scale import SEED, K, interleaved_marginal, markdown, simulate_frame   # noqa: E402
 
 from ldp_truth import kernels                   # noqa: E402
 from ldp_truth.data import Answers              # noqa: E402
 from ldp_truth.inference import DawidSkene      # noqa: E402
 from ldp_truth.kernels import AnswerOrder       # noqa: E402
+from ldp_truth.simulate import confusion_workers_chunked, random_confusions   # noqa: E402
 
 DEFAULT_OUT = HERE / "results" / "bench_floor.md"
 
@@ -66,17 +68,23 @@ def floor_seconds(o: AnswerOrder, n_tasks: int, rounds: int, clock=time.perf_cou
     return best
 
 
-def measure(n_answers: int, worker_counts: list, rounds: int) -> pd.DataFrame:
+def big_answers(n_answers: int, n_workers: int) -> Answers:
+    "bench_scale's one-machine answers (10 per task), simulated in chunks: no DataFrame of 10⁸ rows."
+    conf = random_confusions(n_workers, K, rng=SEED)
+    return confusion_workers_chunked(n_workers, n_answers // 10, conf, density=10 / n_workers, rng=SEED + 1).answers
+
+
+def measure(n_answers: int, worker_counts: list, rounds: int, n_iter: int = 10, big: bool = False) -> pd.DataFrame:
     "Per-iteration seconds of the library's compiled fit and its gather floor, per number of workers."
     kernels.set_kernel_path("numba")
     rows = []
     for W in worker_counts:
-        A = Answers.from_frame(simulate_frame(n_answers, W))
+        A = big_answers(n_answers, W) if big else Answers.from_frame(simulate_frame(n_answers, W))
         o = AnswerOrder(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         fits = {"library": lambda n: DawidSkene(n_iter=n, tol=0).fit(A)}
         before, row = f"{os.getloadavg()[0]:.1f}", dict(answers=A.n_answers, workers=W, table_MB=W * K * K * 8 / 1e6)
         for clock, tag in ((time.perf_counter, ""), (time.process_time, "cpu_")):
-            fit = interleaved_marginal(fits, 10, rounds, clock)["library"]
+            fit = interleaved_marginal(fits, n_iter, rounds, clock)["library"]
             floor = floor_seconds(o, A.n_tasks, rounds + 2, clock)
             total = floor["e_gather"] + floor["m_gather"]
             row.update({f"{tag}library_s": fit, f"{tag}e_gather_s": floor["e_gather"],
@@ -91,20 +99,24 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="2·10⁵ answers, prints only")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--big", type=int, help="one row of this many answers (answers/100 workers), 1 round, T(3) − T(1)")
     p.add_argument("--out", type=Path, default=None)
     a = p.parse_args(argv)
     n, counts = (200_000, [100, 2_000]) if a.quick else (2_000_000, [1_000, 20_000, 200_000])
-    table = measure(n, counts, a.rounds)
+    if a.big:
+        n, counts, a.rounds = a.big, [a.big // 100], 1
+    table = measure(n, counts, a.rounds, 3 if a.big else 10, bool(a.big))
     stamp = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC"
     text = (f"# bench_floor ({os.cpu_count()} cores, numba {numba.__version__} on {numba.get_num_threads()} "
             f"threads; {stamp})\n\n{markdown(table)}\n\n"
-            "`library_s`: seconds per EM iteration of `DawidSkene` on the numba path, (T(10) − T(1)) / 9, best "
+            f"`library_s`: seconds per EM iteration of `DawidSkene` on the numba path, (T({3 if a.big else 10}) − T(1)) / "
+            f"{2 if a.big else 9}, best "
             f"of {a.rounds}; `floor_s` = `e_gather_s` + `m_gather_s`, the two gather passes alone (best of "
             f"{a.rounds + 2}); the `cpu_` columns: the same, timed in the process's CPU time (all threads). "
             "`load_1min`: the load average (2 cores, shared) before → after the row. The goal asked for is "
             "`library_vs_floor` ≤ 1.3.\n")
     print(text)
-    out = a.out or (None if a.quick else DEFAULT_OUT)
+    out = a.out or (None if a.quick else HERE / "results" / "bench_floor_big.md" if a.big else DEFAULT_OUT)
     if out:
         out.write_text(text)
 
