@@ -526,6 +526,7 @@ class _EMRun:
         prior: str,
         start: tuple,
         pool_counts: Optional[np.ndarray] = None,  # the crowd's (c, z) counts (None: the start's)
+        fuse: bool = False,  # S is this run's alone: a fused M-step may overwrite S's counts
     ):
         N, s, n = start  # the start's statistics (S.em_start)
         W, K = S.n_workers, S.n_classes if M is None else len(M)
@@ -537,7 +538,7 @@ class _EMRun:
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
         self.history, self.converged, self.skills, self.log_E = [], False, None, None
         self.fused = (  # an M-step that only normalises: the compiled kernels fuse it (`step`)
-            model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
+            fuse and model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
             and not sp.issparse(S.X)
         )
         if self.fused:  # into the tables every later M-step reuses
@@ -749,7 +750,7 @@ class DawidSkene(Aggregator):
     ) -> tuple:
         "EM for one model on statistics `S` (memory or Dask): prior, confusions, skills, history."
         start = S.em_start(_log_channel(M), init)
-        run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts)
+        run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts, fuse=True)
         del start  # its counts (a W × K × K table): freed before the first iteration
         for _ in range(self.n_iter):
             if run.step(S):
