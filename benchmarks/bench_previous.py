@@ -1,7 +1,7 @@
 """Dawid–Skene's compiled iteration of this checkout against a previous commit's, in alternating fresh processes.
 
-The previous code is unpacked beside (`git archive COMMIT ldp_truth | tar -x -C DIR`) and run with PYTHONPATH=DIR,
-each process on its own numba cache; the first process of each side compiles, so the first round is discarded as a
+The previous code is unpacked beside (`git archive COMMIT ldp_truth | tar -x -C DIR`) and put first on sys.path,
+each process started in benchmarks/ (no ldp_truth there to shadow either side) on its own numba cache; the first process of each side compiles, so the first round is discarded as a
 warm-up. Each process prints one JSON line: seconds per iteration, (T(10) − T(1)) / 9 best of 3, and the final
 log-likelihood at 10³ / 2·10⁴ / 2·10⁵ workers (2·10⁶ answers, K = 5), and the load.
 `python benchmarks/bench_previous.py DIR [--rounds 3]` prints the lines, then each size's per-round ratios.
@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 SIZES = (1_000, 20_000, 200_000)
 ONE = r"""
 import json, os, sys
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = sys.argv[1:]  # the previous code's folder, if given (bench_scale: the working folder)
 from bench_scale import simulate_frame, interleaved_marginal
 from ldp_truth import kernels
 from ldp_truth.data import Answers
@@ -37,8 +37,8 @@ print(json.dumps(out))
 
 def run(previous: Path | None) -> dict:
     "One fresh process on this checkout (None) or on the code unpacked in `previous`."
-    env = dict(os.environ, **({"PYTHONPATH": str(previous)} if previous else {}))
-    out = subprocess.run([sys.executable, "-c", ONE, str(HERE)], env=env, check=True, capture_output=True, text=True)
+    args = [sys.executable, "-c", ONE, *([str(previous.resolve())] if previous else [])]
+    out = subprocess.run(args, cwd=HERE, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -50,6 +50,7 @@ def main(argv=None) -> None:
     pairs = []
     for r in range(a.rounds + 1):
         old, new = run(a.previous), run(None)
+        assert str(a.previous.resolve()) in old["code"] and str(HERE.parent) in new["code"], (old, new)
         print(json.dumps(old), json.dumps(new), sep="\n", flush=True)
         if r:
             pairs.append((old, new))
