@@ -2399,10 +2399,10 @@ class _TouchedEM:
         P_old[before] = state.P[touched[before]]
         answered = ~np.isnan(P_old[:, 0])
         P_old[~answered] = 0.0
-        X_old = onehot(old.worker, old.local, old.value, W, T, L)
         N = np.zeros((W,) + state.N.shape[1:])
         N[: len(state.N)] = state.N
-        N -= observed_counts(X_old, P_old, W)  # the old posteriors' share of the statistics out
+        if len(old.pos):  # the old posteriors' share of the statistics out
+            N -= observed_counts(onehot(old.worker, old.local, old.value, W, T, L), P_old, W)
         n_rest, H_rest = state.n - int(answered.sum()), state.H - _entropy(P_old)
         self.rest = N, state.s - P_old.sum(0), n_rest, H_rest
         pos, local = np.r_[old.pos, batch.new_pos], np.r_[old.local, batch.new_local]
