@@ -2143,6 +2143,13 @@ from typing import NamedTuple
 
 from .kernels import answers_of
 
+# %% ../nbs/03g_partial_fit.ipynb #3eb32b80
+def _present(x: np.ndarray, n: int) -> np.ndarray:
+    "The distinct values of `x` (all in 0..n−1), sorted: a mask over 0..n−1, not a sort or a hash."
+    hit = np.zeros(n, bool)
+    hit[x] = True
+    return np.flatnonzero(hit)
+
 # %% ../nbs/03g_partial_fit.ipynb #2f328f6f
 def _room(buf: np.ndarray, n: int, fill=0) -> np.ndarray:
     "`buf` if it has `n` rows, else a copy with room for max(n, 2 × len(buf)), new rows `fill`."
@@ -2230,7 +2237,7 @@ class _AnswerStore:
         value = _batch_values(self.template, batch)
         found_w, found_t = self.workers.find(batch.workers), self.tasks.find(batch.tasks)
         worker, task = found_w[batch.worker], found_t[batch.task]
-        seen = np.unique(task[task >= 0])
+        seen = _present(task[task >= 0], self.tasks.n)
         rank = np.full(self.tasks.n + (found_t < 0).sum(), -1, np.int32)
         rank[seen] = np.arange(len(seen), dtype=np.int32)
         pos, local = answers_of(self.task[: self.n], rank, int(self.per_task[seen].sum()))
@@ -2250,7 +2257,7 @@ class _AnswerStore:
         self.value[pos[again]] = value[known[at[again]]]  # a revised answer keeps its place
         fresh = np.ones(len(batch), bool)
         fresh[known[at[again]]] = False
-        new_tasks = np.unique(task[task >= n_tasks])
+        new_tasks = n_tasks + _present(task[task >= n_tasks] - n_tasks, self.tasks.n - n_tasks)
         rank[new_tasks] = np.arange(len(seen), len(seen) + len(new_tasks), dtype=np.int32)
         touched, new_local = np.r_[seen, new_tasks], rank[task[fresh]]
         new_pos = self._write(worker[fresh], task[fresh], value[fresh])
@@ -2286,7 +2293,7 @@ def _batch_values(old: Answers, batch: Answers) -> np.ndarray:
     if old.kind != "categorical":
         return batch.value
     code = pd.Index(old.classes).get_indexer(batch.classes)
-    if (code[np.unique(batch.value)] < 0).any():
+    if (code[_present(batch.value, len(code))] < 0).any():
         raise ValueError(
             f"batch has classes {batch.classes[code < 0].tolist()} outside the domain of the "
             f"answers so far {old.classes.tolist()}; declare every class on the first batch: "
@@ -2386,6 +2393,11 @@ class _EMState:
         self.values = np.bincount(A.value, minlength=A.n_classes)
         self.P, self.labels, self.n_tasks = proba, labels, A.n_tasks
 
+# %% ../nbs/03g_partial_fit.ipynb #4874e747
+def _finite_dot(x: np.ndarray, logs: np.ndarray) -> float:
+    "Σ x · logs over the finite logs (a class or cell of probability 0 holds no mass)."
+    return float(np.multiply(x, logs, out=np.zeros(x.shape), where=np.isfinite(logs)).sum())
+
 # %% ../nbs/03g_partial_fit.ipynb #3f9684d9
 class _TouchedEM:
     "EM statistics of all answers, E-steps on the tasks a batch touched only (partial E-steps)."
@@ -2435,11 +2447,7 @@ class _TouchedEM:
     def _rest_energy(self, log_conf: np.ndarray, log_prior: np.ndarray) -> float:
         "The untouched tasks' part of the free energy: Σ N log Pr(z | c) + Σ s log π + entropy."
         N, s, _, H = self.rest
-        return float(
-            np.sum(N * log_conf, where=np.isfinite(log_conf))
-            + np.sum(s * log_prior, where=np.isfinite(log_prior))
-            + H
-        )
+        return _finite_dot(N, log_conf) + _finite_dot(s, log_prior) + H
 
     def value_shares(self) -> np.ndarray:
         "Share of each observed symbol among all answers."

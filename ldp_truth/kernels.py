@@ -1165,7 +1165,7 @@ def _answers_of(task, rank, pos, local):
 # %% ../nbs/03g_partial_fit.ipynb #6966a1c0
 def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
     "Positions (ascending) of the `n` answers whose task has a `rank` ≥ 0 (−1: not asked), and it."
-    if kernel_path(len(task), one_pass=True) != "numba":
+    if kernel_path(len(task)) != "numba":
         local = rank[task]
         pos = np.flatnonzero(local >= 0)
         return pos, local[pos]
