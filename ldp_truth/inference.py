@@ -2218,7 +2218,8 @@ class _AnswerStore:
     "All answers so far, in arrays grown by doubling, each task's number of answers, ids by index."
 
     def __init__(self, A: Answers):
-        self.template, self.n = A, len(A)
+        self.meta = {k: v for k, v in vars(A).items() if k not in ("worker", "task", "value")}
+        self.n = len(A)
         self.worker, self.task, self.value = A.worker.copy(), A.task.copy(), A.value.copy()
         self.per_task = np.bincount(A.task, minlength=A.n_tasks)
         self.workers, self.tasks = _IdIndex(A.workers), _IdIndex(A.tasks)
@@ -2226,7 +2227,7 @@ class _AnswerStore:
     def answers(self) -> Answers:
         "The answers so far (views of the arrays, no copy)."
         A = object.__new__(Answers)  # validated batch by batch: no pass over all answers
-        A.__dict__.update(self.template.__dict__)
+        A.__dict__.update(self.meta)
         A.worker, A.task, A.value = self.worker[: self.n], self.task[: self.n], self.value[: self.n]
         A.workers, A.tasks = self.workers.ids, self.tasks.ids
         A.n_workers, A.n_tasks = self.workers.n, self.tasks.n
@@ -2234,7 +2235,7 @@ class _AnswerStore:
 
     def append(self, batch: Answers, duplicates: str) -> _Appended:
         "Add `batch`, matched by id (`duplicates='last'`: its answer replaces a pair's old one)."
-        value = _batch_values(self.template, batch)
+        value = _batch_values(self.answers(), batch)
         found_w, found_t = self.workers.find(batch.workers), self.tasks.find(batch.tasks)
         worker, task = found_w[batch.worker], found_t[batch.task]
         seen = _present(task[task >= 0], self.tasks.n)
