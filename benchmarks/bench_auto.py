@@ -2,9 +2,10 @@
 
 `model="auto"` fits the four candidate models on each of `folds` held-out splits in one shared EM
 loop (one sparse product per E-step and one per M-step for all of them), then fits the chosen one:
-the issue's goal is at most folds + 1 fits' time. Beside it, the same held-out scores from separate
-fits (each candidate alone on each fold, as `auto` did before the shared loop) and the final fit.
-All three are timed on the same randomized-response answers, in one process, interleaved, best of
+the goal is at most folds + 1 fits' time. Beside it, `warm_folds=True` (the candidates fitted on
+all answers in one shared loop first, each fold's EM started from its candidate's posteriors), and
+the same held-out scores from separate fits (each candidate alone on each fold, as `auto` did before
+the shared loop) and the final fit. All four are timed on the same randomized-response answers, in one process, interleaved, best of
 `--repeats`. Run `python benchmarks/bench_auto.py` (writes benchmarks/results/bench_auto.md) or
 `--quick` (prints only).
 """
@@ -66,29 +67,32 @@ def bench(name: str, A, eps: float, repeats: int) -> dict:
     "Best-of-`repeats` seconds of one channel fit, model='auto' and auto by separate fits."
     mech = RandomizedResponse(eps, A.n_classes)
     M, noisy = mech.transition_matrix(), mech.privatize(A, rng=0)
-    single, auto, apart = [], [], []
+    single, auto, warm, apart = [], [], [], []
+    fit, warm_fit = (DawidSkene(channel=M, model="auto", warm_folds=w) for w in (False, True))
     for _ in range(repeats):
         single.append(timed(lambda: DawidSkene(channel=M, model="full").fit(noisy)))
-        fit = DawidSkene(channel=M, model="auto")
         auto.append(timed(lambda: fit.fit(noisy)))
+        warm.append(timed(lambda: warm_fit.fit(noisy)))
         apart.append(timed(lambda: separate(noisy, M)))
     assert separate(noisy, M) == fit.model_  # the same choice
-    return dict(case=name, eps=eps, single=min(single), auto=min(auto), apart=min(apart),
-                chose=fit.model_, folds=3)
+    return dict(case=name, eps=eps, single=min(single), auto=min(auto), warm=min(warm),
+                apart=min(apart), chose=fit.model_, warm_chose=warm_fit.model_, folds=3)
 
 
 def markdown(rows: list) -> str:
     "The results as a Markdown table."
     lines = [
         "| answers | ε | one fit (full, s) | model='auto' (s) | auto / one fit | goal: folds + 1 "
-        "| separate fits (s) | separate / one fit | separate / auto | chose |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| warm folds / one fit | separate fits (s) | separate / one fit | separate / auto | chose "
+        "| warm chose |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['case']} | {r['eps']:g} | {r['single']:.3f} | {r['auto']:.3f} | "
-            f"{r['auto'] / r['single']:.1f}× | {r['folds'] + 1}× | {r['apart']:.3f} | "
-            f"{r['apart'] / r['single']:.1f}× | {r['apart'] / r['auto']:.2f}× | {r['chose']} |"
+            f"{r['auto'] / r['single']:.1f}× | {r['folds'] + 1}× | {r['warm'] / r['single']:.1f}× | "
+            f"{r['apart']:.3f} | {r['apart'] / r['single']:.1f}× | {r['apart'] / r['auto']:.2f}× | "
+            f"{r['chose']} | {r['warm_chose']} |"
         )
     return "\n".join(lines) + "\n"
 

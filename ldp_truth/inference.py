@@ -569,9 +569,9 @@ class _EMRun:
 
 
 # %% ../nbs/03_inference.ipynb #3dd9d27c
-def _shared_em(S: _LocalEM, runs: list, n_iter: int) -> list:
-    "EM of several models from S's start, products shared, each until it converges: posteriors."
-    posteriors = [S.P.copy() for _ in runs]
+def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = None) -> list:
+    "EM of several models from S's start (or each from its `starts`), products shared: posteriors."
+    posteriors = [(S.P if P is None else P).copy() for P in starts or [None] * len(runs)]
     active = list(range(len(runs)))
     for _ in range(n_iter):
         stats = S.em_rounds([runs[i].e_inputs() for i in active], [posteriors[i] for i in active])
@@ -616,6 +616,8 @@ class DawidSkene(Aggregator):
         class_prior: Optional[str] = None,  # in CLASS_PRIORS; None: 'fit' (or CHANNEL_DEFAULTS')
         folds: Optional[int] = None,  # cross-validation folds of model='auto' (None: 3)
         communities: Optional[int] = None,  # most communities of model='community' (None: 4)
+        candidates: Optional[tuple] = None,  # models 'auto' picks from (None: AUTO_CANDIDATES)
+        warm_folds: bool = False,  # 'auto': each fold's EM starts from the full-data fit
     ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
@@ -625,6 +627,8 @@ class DawidSkene(Aggregator):
             )
         if folds is not None and model != "auto":
             raise ValueError("folds applies to model='auto' only")
+        if (candidates is not None or warm_folds) and model != "auto":
+            raise ValueError("candidates and warm_folds apply to model='auto' only")
         if communities is not None and model != "community":
             raise ValueError("communities applies to model='community' only")
         if shrink is not None and model in HIERARCHY_MODELS:
@@ -644,6 +648,13 @@ class DawidSkene(Aggregator):
         self.init, self.model = init, model
         self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
         self.communities = 4 if communities is None else check_count(communities, "communities")
+        self.candidates = AUTO_CANDIDATES if candidates is None else tuple(candidates)
+        named = set(self.candidates)
+        if not named or not named <= set(MODELS[:-1]) or len(named) < len(self.candidates):
+            raise ValueError(
+                f"candidates must be distinct models in {MODELS[:-1]}, got {candidates!r}"
+            )
+        self.warm_folds = bool(warm_folds)
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
         if class_prior not in (None,) + CLASS_PRIORS:
             raise ValueError(
@@ -723,16 +734,31 @@ class DawidSkene(Aggregator):
                 break
         return run.results()
 
+    def _shared_fits(
+        self, S: _LocalEM, M: Optional[np.ndarray], kappa: float, warm: Optional[list] = None
+    ) -> tuple:
+        "The candidates' EM on `S` in one shared loop, from init (or `warm`): runs, posteriors."
+        log_M, models = _log_channel(M), self.candidates
+        if warm is None:
+            starts = [S.em_start(log_M, self._init_array(S.A, M))] * len(models)
+        else:
+            starts = [S.em_start(log_M, P.copy()) for P in warm]
+        runs = [
+            _EMRun(self, S, M, m, kappa, self._class_prior(m, M), start)
+            for m, start in zip(models, starts)
+        ]
+        return runs, _shared_em(S, runs, self.n_iter, warm)
+
     def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
         "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
         fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
-        scores = {m: np.empty(A.n_answers) for m in AUTO_CANDIDATES}
+        scores = {m: np.empty(A.n_answers) for m in self.candidates}
+        warm = self._shared_fits(_LocalEM(A), M, kappa)[1] if self.warm_folds else None
         for f in range(self.folds):
             train, test = A.select(fold != f), A.select(fold == f)
             S = _LocalEM(train)
-            start = S.em_start(_log_channel(M), self._init_array(train, M))
-            runs = [_EMRun(self, S, M, m, kappa, self._class_prior(m, M), start) for m in scores]
-            for m, run, P in zip(scores, runs, _shared_em(S, runs, self.n_iter)):
+            runs, posteriors = self._shared_fits(S, M, kappa, warm)
+            for m, run, P in zip(scores, runs, posteriors):
                 P[S.unanswered] = run.prior
                 O = run.E if M is None else run.E @ M
                 like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
