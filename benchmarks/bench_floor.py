@@ -4,8 +4,11 @@ The floor of one EM iteration: the two passes over the answers that no arithmeti
 same orders and table sizes as the fit — the E-step's gather of one (K-float) row of log-confusions per answer in
 task order, and the M-step's gather of one posterior row per answer in worker order, each summed per row. The
 library's iteration is `DawidSkene(n_iter=n, tol=0)` on the numba path, (T(10) − T(1)) / 9; fits and floors
-interleaved, best of `rounds`. Run it twice and report the second run (both sides then load numba's disk cache):
-`python benchmarks/bench_floor.py` (writes benchmarks/results/bench_floor.md), `--quick` (prints only).
+interleaved, best of `rounds`, timed twice: in wall time and in the process's CPU time (all its threads; on a shared
+machine the CPU time leaves out the time spent waiting for a core). Run it twice and report the second run (both
+sides then load numba's disk cache): `python benchmarks/bench_floor.py` (writes benchmarks/results/bench_floor.md),
+`--quick` (prints only), `--big 100000000` (one row: 10⁸ answers, 10⁶ workers, (T(3) − T(1)) / 2, one round; written
+to benchmarks/results/bench_floor_big.md).
 """
 from __future__ import annotations
 
@@ -22,12 +25,13 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_scale import K, interleaved_marginal, markdown, simulate_frame   # noqa: E402
+from bench_scale import SEED, K, interleaved_marginal, markdown, simulate_frame   # noqa: E402
 
 from ldp_truth import kernels                   # noqa: E402
 from ldp_truth.data import Answers              # noqa: E402
 from ldp_truth.inference import DawidSkene      # noqa: E402
 from ldp_truth.kernels import AnswerOrder       # noqa: E402
+from ldp_truth.simulate import confusion_workers_chunked, random_confusions   # noqa: E402
 
 DEFAULT_OUT = HERE / "results" / "bench_floor.md"
 
@@ -44,8 +48,8 @@ def gather_rows(ptr, idx, table, out, cuts):
                     out[r, c] += table[idx[a], c]
 
 
-def floor_seconds(o: AnswerOrder, n_tasks: int, rounds: int) -> dict:
-    "Best-of-`rounds` seconds of the E-step's and the M-step's gather passes (the fit's orders and sizes)."
+def floor_seconds(o: AnswerOrder, n_tasks: int, rounds: int, clock=time.perf_counter) -> dict:
+    "Best-of-`rounds` seconds (by `clock`) of the E-step's and the M-step's gather passes (the fit's orders, sizes)."
     W, L = o.shape
     rng = np.random.default_rng(0)
     logs, P = rng.random((W * L, K)), rng.random((n_tasks, K))
@@ -54,30 +58,39 @@ def floor_seconds(o: AnswerOrder, n_tasks: int, rounds: int) -> dict:
     wt = o.wt if not o.by_task else kernels._run(kernels._group, o.tw, wptr, np.repeat(
         np.arange(n_tasks, dtype=np.uint32), np.diff(o.tptr.astype(np.int64))))
     wcuts = kernels._cuts(wptr.astype(np.int64))
-    e_out, m_out = np.empty((n_tasks, K)), np.empty((W, K))
+    e_out, m_out, w_idx = np.empty((n_tasks, K)), np.empty((W, K)), wt.astype(np.uint64)
     best = {"e_gather": np.inf, "m_gather": np.inf}
     for _ in range(rounds):
-        t = time.perf_counter(); gather_rows(o.tptr, e_idx, logs, e_out, o.tcuts)
-        best["e_gather"] = min(best["e_gather"], time.perf_counter() - t)
-        t = time.perf_counter(); gather_rows(wptr, wt.astype(np.uint64), P, m_out, wcuts)
-        best["m_gather"] = min(best["m_gather"], time.perf_counter() - t)
+        t = clock(); gather_rows(o.tptr, e_idx, logs, e_out, o.tcuts)
+        best["e_gather"] = min(best["e_gather"], clock() - t)
+        t = clock(); gather_rows(wptr, w_idx, P, m_out, wcuts)
+        best["m_gather"] = min(best["m_gather"], clock() - t)
     return best
 
 
-def measure(n_answers: int, worker_counts: list, rounds: int) -> pd.DataFrame:
+def big_answers(n_answers: int, n_workers: int) -> Answers:
+    "bench_scale's one-machine answers (10 per task), simulated in chunks: no DataFrame of 10⁸ rows."
+    conf = random_confusions(n_workers, K, rng=SEED)
+    return confusion_workers_chunked(n_workers, n_answers // 10, conf, density=10 / n_workers, rng=SEED + 1).answers
+
+
+def measure(n_answers: int, worker_counts: list, rounds: int, n_iter: int = 10, big: bool = False) -> pd.DataFrame:
     "Per-iteration seconds of the library's compiled fit and its gather floor, per number of workers."
     kernels.set_kernel_path("numba")
     rows = []
     for W in worker_counts:
-        A = Answers.from_frame(simulate_frame(n_answers, W))
-        before = f"{os.getloadavg()[0]:.1f}"
-        fit = interleaved_marginal({"library": lambda n: DawidSkene(n_iter=n, tol=0).fit(A)}, 10, rounds)["library"]
+        A = big_answers(n_answers, W) if big else Answers.from_frame(simulate_frame(n_answers, W))
         o = AnswerOrder(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
-        floor = floor_seconds(o, A.n_tasks, rounds + 2)
-        total = floor["e_gather"] + floor["m_gather"]
-        rows.append(dict(answers=A.n_answers, workers=W, table_MB=W * K * K * 8 / 1e6, library_s=fit,
-                         e_gather_s=floor["e_gather"], m_gather_s=floor["m_gather"], floor_s=total,
-                         library_vs_floor=fit / total, load_1min=f"{before}→{os.getloadavg()[0]:.1f}"))
+        fits = {"library": lambda n: DawidSkene(n_iter=n, tol=0).fit(A)}
+        before, row = f"{os.getloadavg()[0]:.1f}", dict(answers=A.n_answers, workers=W, table_MB=W * K * K * 8 / 1e6)
+        for clock, tag in ((time.perf_counter, ""), (time.process_time, "cpu_")):
+            fit = interleaved_marginal(fits, n_iter, rounds, clock)["library"]
+            floor = floor_seconds(o, A.n_tasks, rounds + 2, clock)
+            total = floor["e_gather"] + floor["m_gather"]
+            row.update({f"{tag}library_s": fit, f"{tag}e_gather_s": floor["e_gather"],
+                        f"{tag}m_gather_s": floor["m_gather"], f"{tag}floor_s": total,
+                        f"{tag}library_vs_floor": fit / total})
+        rows.append(dict(row, load_1min=f"{before}→{os.getloadavg()[0]:.1f}"))
     kernels.set_kernel_path(None)
     return pd.DataFrame(rows)
 
@@ -86,18 +99,24 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="2·10⁵ answers, prints only")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--big", type=int, help="one row of this many answers (answers/100 workers), 1 round, T(3) − T(1)")
     p.add_argument("--out", type=Path, default=None)
     a = p.parse_args(argv)
     n, counts = (200_000, [100, 2_000]) if a.quick else (2_000_000, [1_000, 20_000, 200_000])
-    table = measure(n, counts, a.rounds)
+    if a.big:
+        n, counts, a.rounds = a.big, [a.big // 100], 1
+    table = measure(n, counts, a.rounds, 3 if a.big else 10, bool(a.big))
     stamp = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC"
     text = (f"# bench_floor ({os.cpu_count()} cores, numba {numba.__version__} on {numba.get_num_threads()} "
             f"threads; {stamp})\n\n{markdown(table)}\n\n"
-            "`library_s`: seconds per EM iteration of `DawidSkene` on the numba path, (T(10) − T(1)) / 9, best "
+            f"`library_s`: seconds per EM iteration of `DawidSkene` on the numba path, (T({3 if a.big else 10}) − T(1)) / "
+            f"{2 if a.big else 9}, best "
             f"of {a.rounds}; `floor_s` = `e_gather_s` + `m_gather_s`, the two gather passes alone (best of "
-            f"{a.rounds + 2}). The goal asked for is `library_vs_floor` ≤ 1.3.\n")
+            f"{a.rounds + 2}); the `cpu_` columns: the same, timed in the process's CPU time (all threads). "
+            "`load_1min`: the load average (2 cores, shared) before → after the row. The goal asked for is "
+            "`library_vs_floor` ≤ 1.3.\n")
     print(text)
-    out = a.out or (None if a.quick else DEFAULT_OUT)
+    out = a.out or (None if a.quick else HERE / "results" / "bench_floor_big.md" if a.big else DEFAULT_OUT)
     if out:
         out.write_text(text)
 

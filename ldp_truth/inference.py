@@ -17,9 +17,9 @@ from .data import (Answers, RngLike, as_generator, check_choice, check_count,
                             check_nonnegative, check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
-                               class_counts, concave_skills, e_step, has_answers, in_blocks,
-                               normalise_confusion, observed_counts, onehot, posterior_sums,
-                               row_view, softmax_rows, task_blocks, vote_shares)
+                               class_counts, concave_skills, e_step, fused_m_step, has_answers,
+                               in_blocks, normalise_confusion, observed_counts, onehot,
+                               posterior_sums, row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
 __all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
@@ -285,8 +285,10 @@ class _LocalEM:
         return self._stats()
 
     def _stats(self) -> tuple:
+        "Counts (compiled path: into X's reused table, which a fused M-step normalises), sums, n."
+        table = None if sp.issparse(self.X) else self.X.table("counts", self.P.shape[1])
         return (
-            observed_counts(self.X, self.P, self.n_workers),
+            observed_counts(self.X, self.P, self.n_workers, table),
             *posterior_sums(self.P, self.unanswered),
         )
 
@@ -294,6 +296,11 @@ class _LocalEM:
         "E-step (posteriors in place), then (N, posterior sums, n answered, log-likelihood)."
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
+
+    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, smoothing: float):
+        "`em_round` with the full model's M-step fused (compiled path): ((E, log E), sums, n, ℓ)."
+        self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
+        return fused_m_step(self.X, self.P, smoothing), *posterior_sums(self.P, self.unanswered), ll
 
     def em_rounds(self, inputs: list, posteriors: list) -> list:
         "E-steps of several models (posteriors in place), products shared: their statistics."
@@ -311,8 +318,9 @@ class _LocalEM:
         return observed_counts(self.X, P, self.n_workers), *posterior_sums(P, self.unanswered), ll
 
     def value_shares(self) -> np.ndarray:
-        "Share of each observed symbol among the answers."
-        return np.bincount(self.A.value, minlength=self.n_classes) / self.A.n_answers
+        "Share of each observed symbol among the answers (no int64 copy of them, as bincount's)."
+        v = self.A.value
+        return np.array([np.count_nonzero(v == k) for k in range(self.n_classes)]) / len(v)
 
     def em_results(self) -> tuple:
         "(labels, posteriors) of the last E-step; -1 and NaN rows for tasks without answers."
@@ -518,6 +526,7 @@ class _EMRun:
         prior: str,
         start: tuple,
         pool_counts: Optional[np.ndarray] = None,  # the crowd's (c, z) counts (None: the start's)
+        fuse: bool = False,  # S is this run's alone: a fused M-step may overwrite S's counts
     ):
         N, s, n = start  # the start's statistics (S.em_start)
         W, K = S.n_workers, S.n_classes if M is None else len(M)
@@ -527,8 +536,16 @@ class _EMRun:
         self.prior = self._on_used(_fixed_prior(S, M, prior) if self.fixed else s / n)
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
-        self.E, self.skills = fit._m_step(N, np.full((W, K, K), 1 / K), M, model, kappa, self.pool)
-        self.history, self.converged = [], False
+        self.history, self.converged, self.skills, self.log_E = [], False, None, None
+        self.fused = (  # an M-step that only normalises: the compiled kernels fuse it (`step`)
+            fuse and model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
+            and not sp.issparse(S.X)
+        )
+        if self.fused:  # into the tables every later M-step reuses
+            self.E, self.log_E = fused_m_step(S.X, S.P, fit.smoothing, N)
+        else:
+            uniform = np.full((W, K, K), 1 / K)
+            self.E, self.skills = fit._m_step(N, uniform, M, model, kappa, self.pool)
 
     def _on_used(self, prior: np.ndarray) -> np.ndarray:
         "`prior` with no mass on the classes that no answer is (renormalised; else unchanged)."
@@ -541,27 +558,43 @@ class _EMRun:
         "The next E-step's log Pr(observed z | truth c) per worker, (W, K, L), and log class prior."
         with np.errstate(divide="ignore"):
             log_prior = np.log(self.prior)
+        if self.log_E is not None:  # the fused M-step's
+            return self.log_E, log_prior
         E = self.E if self.M is None else np.maximum(self.E @ self.M, EPS)
         return blocked_log(E), log_prior
 
+    def step(self, S) -> bool:
+        "One iteration on `S`: E-step, M-step (fused where it only normalises); whether converged."
+        if not self.fused:
+            return self.m_step(*S.em_round(*self.e_inputs()))
+        terms = self._prior_terms()  # of the confusions, before the fused M-step overwrites them
+        (self.E, self.log_E), s, n, ll = S.em_round_fused(*self.e_inputs(), self.fit.smoothing)
+        return self._record(ll + terms, s, n)
+
     def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:
         "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
-        E, h = self.E, self.history
-        penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
-        h.append(ll + penalty + self._log_prior(E))
+        terms = self._prior_terms()
+        self.E, self.skills = self.fit._m_step(
+            N, self.E, self.M, self.model, self.kappa, self.pool, self.skills
+        )
+        return self._record(ll + terms, s, n)
+
+    def _record(self, ll: float, s: np.ndarray, n: int) -> bool:
+        "After an M-step: the log-likelihood in the history, the class prior, whether converged."
+        h = self.history
+        h.append(ll)
         if not self.fixed:
             self.prior = self._on_used(s / n)
-        self.E, self.skills = self.fit._m_step(
-            N, E, self.M, self.model, self.kappa, self.pool, self.skills
-        )
         self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
         return self.converged
 
-    def _log_prior(self, E: np.ndarray) -> float:
-        "Log prior density of confusions E (+ a constant): the model's shrinkage or its hierarchy."
+    def _prior_terms(self) -> float:
+        "Log prior density of the confusions (+ a constant): smoothing's, shrinkage's, hierarchy's."
+        E = self.E
+        penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         if self.model in HIERARCHY_MODELS:
-            return _hierarchy_log_prior(E, self.skills)
-        return _log_prior_density(E, self.model, self.kappa, self.pool)
+            return penalty + _hierarchy_log_prior(E, self.skills)
+        return penalty + _log_prior_density(E, self.model, self.kappa, self.pool)
 
     def results(self) -> tuple:
         "(prior, confusions, skills, history, converged)."
@@ -728,9 +761,10 @@ class DawidSkene(Aggregator):
     ) -> tuple:
         "EM for one model on statistics `S` (memory or Dask): prior, confusions, skills, history."
         start = S.em_start(_log_channel(M), init)
-        run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts)
+        run = _EMRun(self, S, M, model, kappa, class_prior, start, pool_counts, fuse=True)
+        del start  # its counts (a W × K × K table): freed before the first iteration
         for _ in range(self.n_iter):
-            if run.m_step(*S.em_round(*run.e_inputs())):
+            if run.step(S):
                 break
         return run.results()
 

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -92,6 +92,7 @@ os.environ.setdefault(
     "NUMBA_THREADING_LAYER", "forksafe"
 )  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
+_INNER = ("_normalise_rows",)  # loops that kernels call: numba functions once numba is loaded
 
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
@@ -103,8 +104,14 @@ def _jit(fn: Callable, parallel: bool = False) -> Callable:
             numba.config.THREADING_LAYER = "forksafe"
         globals()["prange"] = numba.prange
         jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
+        for name in _INNER:  # compiled (or loaded) before a kernel that calls them
+            if name in fn.__code__.co_names and name not in _COMPILED:
+                _COMPILED[name] = globals()[name] = numba.njit(
+                    cache=True, nogil=True, error_model="numpy"
+                )(globals()[name])
         _COMPILED[fn.__name__] = jit(fn)
     return _COMPILED[fn.__name__]
+
 
 # %% ../nbs/03a_kernels.ipynb #6babd4c7
 def _run(fn: Callable, *args, parallel: bool = False):
@@ -289,10 +296,17 @@ def e_step(
     return P, sum(in_blocks(block, task_blocks(X, E_BLOCK)))
 
 # %% ../nbs/03a_kernels.ipynb #b79f09fc
-def observed_counts(X: sp.csr_matrix, P: np.ndarray, n_workers: int) -> np.ndarray:
-    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), by task block; (W, z, c)."
+def observed_counts(
+    X: sp.csr_matrix,  # the one-hot matrix, or the compiled path's `AnswerOrder`
+    P: np.ndarray,  # tasks × K posteriors
+    n_workers: int,
+    out: Optional[np.ndarray] = None,  # compiled path: the (W, L, K) table to write into
+) -> np.ndarray:
+    "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), by task block; (W, c, z)."
     if not sp.issparse(X):
-        return _numba_observed_counts(X, P)
+        return _numba_observed_counts(X, P, out)
+    if out is not None:
+        raise ValueError("out= is for the compiled path (X an AnswerOrder); the NumPy path makes N")
     K = P.shape[1]
     parts = in_blocks(lambda s: row_view(X, s, transpose=True) @ P[s], task_blocks(X))
     N = parts[0]
@@ -806,6 +820,15 @@ class AnswerOrder:
             wptr = _run(_starts, worker, n_workers)
             self.wt, self.wz = _run(_group, worker, wptr, task), _run(_group, worker, wptr, value)
             self.wptr, self.mcuts = _unsigned(wptr), _cuts(wptr)
+        self._tables: dict = {}
+
+    def table(self, name: str, n_classes: int) -> np.ndarray:
+        "Work table `name` ('parts': one per by-task block), (W, L, K = `n_classes`): made once."
+        if (name, n_classes) not in self._tables:
+            blocks = (len(self.mcuts) - 1,) if name == "parts" else ()
+            self._tables[name, n_classes] = np.empty((*blocks, *self.shape, n_classes))
+        return self._tables[name, n_classes]
+
 
 # %% ../nbs/03a_kernels.ipynb #71863e3e
 def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
@@ -844,8 +867,8 @@ def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
                     parts[b, worker[a], value[a], c] += P[t, c]
 
 # %% ../nbs/03a_kernels.ipynb #0fc6e403
-def _ds_counts_by_worker(ptr, task, value, P, N, cuts):
-    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z."
+def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, normalise):
+    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z (`normalise`d in place)."
     K = P.shape[1]
     for b in prange(len(cuts) - 1):
         for w in range(cuts[b], cuts[b + 1]):
@@ -853,22 +876,31 @@ def _ds_counts_by_worker(ptr, task, value, P, N, cuts):
             for a in range(ptr[w], ptr[w + 1]):
                 for c in range(K):
                     N[w, value[a], c] += P[task[a], c]
+        if normalise:  # the block still in cache
+            _normalise_rows(N, smoothing, N, cuts[b], cuts[b + 1])
+
 
 # %% ../nbs/03a_kernels.ipynb #14b14e52
-def _ds_normalise(N, smoothing, E, cuts):
-    "Per worker block: E[w, :, c] = max(N[w, :, c] + smoothing, EPS), normalised over z."
+def _normalise_rows(N, smoothing, E, lo, hi):
+    "E[w, :, c] = max(N[w, :, c] + smoothing, EPS) normalised over z, lo ≤ w < hi (E may be N)."
     L, K = N.shape[1], N.shape[2]
+    for w in range(lo, hi):
+        for c in range(K):  # the column's sum in a register (a K-vector in memory: 1.3× the time)
+            s = 0.0
+            for z in range(L):
+                v = max(N[w, z, c] + smoothing, 1e-10)
+                E[w, z, c] = v
+                s += v
+            for z in range(L):
+                E[w, z, c] /= s
+
+
+# %% ../nbs/03a_kernels.ipynb #31800c93
+def _ds_normalise(N, smoothing, E, cuts):
+    "Per worker block: `_normalise_rows` (E may be N)."
     for b in prange(len(cuts) - 1):
-        s = np.empty(K)
-        for w in range(cuts[b], cuts[b + 1]):
-            s[:] = 0.0
-            for z in range(L):
-                for c in range(K):
-                    E[w, z, c] = max(N[w, z, c] + smoothing, 1e-10)
-                    s[c] += E[w, z, c]
-            for z in range(L):
-                for c in range(K):
-                    E[w, z, c] /= s[c]
+        _normalise_rows(N, smoothing, E, cuts[b], cuts[b + 1])
+
 
 # %% ../nbs/03a_kernels.ipynb #5ba59a4c
 def _numba_e_step(
@@ -888,29 +920,58 @@ def _numba_e_step(
     return P, float(lse.sum())
 
 # %% ../nbs/03a_kernels.ipynb #78d4693f
-def _numba_observed_counts(order: AnswerOrder, P: np.ndarray) -> np.ndarray:
-    "`observed_counts` on the compiled path."
+def _numba_observed_counts(
+    order: AnswerOrder, P: np.ndarray, out: Optional[np.ndarray] = None
+) -> np.ndarray:
+    "`observed_counts` on the compiled path (into `out`, laid out (W, L, K), if given)."
     (W, L), K = order.shape, P.shape[1]
+    N = np.empty((W, L, K)) if out is None else out
     if not order.by_task:
-        N = np.empty((W, L, K))
-        _run(_ds_counts_by_worker, order.wptr, order.wt, order.wz, P, N, order.mcuts, parallel=True)
+        _run(
+            _ds_counts_by_worker,
+            *(order.wptr, order.wt, order.wz, P, N, order.mcuts, 0.0, False),
+            parallel=True,
+        )
         return N.transpose(0, 2, 1)
-    parts = np.empty((len(order.mcuts) - 1, W, L, K))
+    parts = np.empty((len(order.mcuts) - 1, W, L, K)) if out is None else order.table("parts", K)
     _run(_ds_counts_by_task, order.tptr, order.tw, order.tz, P, parts, order.mcuts, parallel=True)
-    N = parts[0]
+    N[...] = parts[0]
     for part in parts[1:]:
         N += part
     return N.transpose(0, 2, 1)
 
+
 # %% ../nbs/03a_kernels.ipynb #2cf9d6dc
-def _numba_normalise(N: np.ndarray, smoothing: float) -> np.ndarray:
-    "`normalise_confusion` on the compiled path (N given (W, c, z), laid out (W, z, c) or not)."
+def _numba_normalise(
+    N: np.ndarray, smoothing: float, out: Optional[np.ndarray] = None
+) -> np.ndarray:
+    "`normalise_confusion`, compiled (N given (W, c, z); `out` laid out (W, z, c), may be N)."
     Nm = np.ascontiguousarray(N.transpose(0, 2, 1))
-    E = np.empty_like(Nm)
+    E = np.empty_like(Nm) if out is None else out
     rows = max(1, ANSWERS_PER_BLOCK // max(Nm[0].size, 1))
     cuts = np.unique(np.r_[np.arange(0, len(Nm), rows), len(Nm)]).astype(np.uint64)
     _run(_ds_normalise, Nm, float(smoothing), E, cuts, parallel=True)
     return E.transpose(0, 2, 1)
+
+
+# %% ../nbs/03a_kernels.ipynb #87c2ee3c
+def fused_m_step(
+    order: AnswerOrder,
+    P: np.ndarray,  # tasks × K posteriors
+    smoothing: float,  # pseudo-count added to every cell
+    counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
+) -> tuple:
+    "normalise_confusion(observed_counts(…), smoothing), its log: `order.work`'s tables, (W, c, z)."
+    E, log_E = order.table("counts", P.shape[1]), order.table("logs", P.shape[1])
+    if counts is not None or order.by_task:
+        N = _numba_observed_counts(order, P, out=E) if counts is None else counts
+        _numba_normalise(N, smoothing, out=E)
+    else:
+        args = (order.wptr, order.wt, order.wz, P, E, order.mcuts, float(smoothing), True)
+        _run(_ds_counts_by_worker, *args, parallel=True)
+    in_blocks(lambda s: np.log(E[s], out=log_E[s]), even_blocks(len(E), E.size))
+    return E.transpose(0, 2, 1), log_E.transpose(0, 2, 1)
+
 
 # %% ../nbs/03a_kernels.ipynb #206900ae
 def _votes(task, value, weight, n_tasks, n_classes):
