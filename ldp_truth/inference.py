@@ -2243,138 +2243,364 @@ class MMSR(Aggregator):
         s = _msr_signs(C, u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v)))
         return np.clip(s, -1 + 1 / np.sqrt(n_tasks), 1 - 1 / np.sqrt(n_tasks))
 
-# %% ../nbs/03g_partial_fit.ipynb #9046ee1e
-def _appended_ids(old_ids: np.ndarray, new_ids: np.ndarray, index: np.ndarray) -> tuple:
-    "The batch's `index` among `old_ids` then its unseen `new_ids` (in order), and those ids."
-    pos = pd.Index(old_ids).get_indexer(new_ids)
-    unseen = pos < 0
-    pos[unseen] = len(old_ids) + np.arange(unseen.sum())
-    return pos[index], np.concatenate([old_ids, np.asarray(new_ids)[unseen]])
+# %% ../nbs/03g_partial_fit.ipynb #cbc72132
+from typing import NamedTuple
 
-# %% ../nbs/03g_partial_fit.ipynb #efd7874f
-def _seen_pairs(old: Answers, worker: np.ndarray, task: np.ndarray, shape: tuple) -> np.ndarray:
-    "Positions of `old`'s answers to a (worker, task) pair that the batch answers again."
-    n_workers, n_tasks = shape
-    touched = np.zeros(n_tasks, bool)
-    touched[task] = True
-    at = np.flatnonzero(touched[old.task])  # only the tasks the batch answers: no hash of all
-    key_new = task.astype(np.int64) * n_workers + worker
-    key_old = old.task[at].astype(np.int64) * n_workers + old.worker[at]
-    return at[pd.Index(key_new).get_indexer(key_old) >= 0]
+from .kernels import answers_of
 
-# %% ../nbs/03g_partial_fit.ipynb #1b3b79ce
-def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
-    "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
-    check_choice(duplicates, "duplicates", ("error", "last"))
+# %% ../nbs/03g_partial_fit.ipynb #3eb32b80
+def _present(x: np.ndarray, n: int) -> np.ndarray:
+    "The distinct values of `x` (all in 0..n−1), sorted: a mask over 0..n−1, not a sort or a hash."
+    hit = np.zeros(n, bool)
+    hit[x] = True
+    return np.flatnonzero(hit)
+
+# %% ../nbs/03g_partial_fit.ipynb #2f328f6f
+def _room(buf: np.ndarray, n: int, fill=0) -> np.ndarray:
+    "`buf` if it has `n` rows, else a copy with room for max(n, 2 × len(buf)), new rows `fill`."
+    if len(buf) >= n:
+        return buf
+    out = np.full((max(n, 2 * len(buf)),) + buf.shape[1:], fill, buf.dtype)
+    out[: len(buf)] = buf
+    return out
+
+# %% ../nbs/03g_partial_fit.ipynb #17447346
+class _IdIndex:
+    "Ids in order of first appearance, hashed in segments merged as they double: O(batch) lookups."
+
+    def __init__(self, ids: np.ndarray):
+        self.buf, self.n = np.array(ids), len(ids)
+        self.segments = [(0, pd.Index(self.buf))]
+
+    @property
+    def ids(self) -> np.ndarray:
+        return self.buf[: self.n]
+
+    def find(self, ids: np.ndarray) -> np.ndarray:
+        "Each of `ids`' index (−1: not seen)."
+        pos = np.full(len(ids), -1, np.int64)
+        for start, index in self.segments:
+            miss = np.flatnonzero(pos < 0)
+            at = index.get_indexer(ids[miss])
+            pos[miss[at >= 0]] = start + at[at >= 0]
+        return pos
+
+    def add(self, ids: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        "`pos` (from `find`) with the unseen `ids` numbered after the seen ones, which they join."
+        unseen = np.flatnonzero(pos < 0)
+        start, end = self.n, self.n + len(unseen)
+        if not len(unseen):
+            return pos
+        self.buf = _room(self.buf.astype(np.result_type(self.buf, ids), copy=False), end)
+        self.buf[start:end], self.n = ids[unseen], end
+        self.segments.append((start, pd.Index(self.buf[start:end])))
+        while len(self.segments) > 1 and len(self.segments[-2][1]) <= 2 * len(self.segments[-1][1]):
+            self.segments.pop()  # the last two merged: each id is hashed O(log n) times in all
+            first = self.segments[-1][0]
+            self.segments[-1] = (first, pd.Index(self.buf[first:end]))
+        return np.where(pos < 0, np.cumsum(pos < 0) - 1 + start, pos)
+
+# %% ../nbs/03g_partial_fit.ipynb #5c9a54e3
+class _Part(NamedTuple):
+    "Some answers: their positions among all, their task's rank among those touched, worker, value."
+
+    pos: np.ndarray
+    local: np.ndarray
+    worker: np.ndarray
+    value: np.ndarray
+
+# %% ../nbs/03g_partial_fit.ipynb #43551b72
+class _Appended(NamedTuple):
+    "What a batch touched: the tasks (sorted), their answers before it, and the answers it added."
+
+    touched: np.ndarray
+    old: _Part
+    new_pos: np.ndarray
+    new_local: np.ndarray
+
+# %% ../nbs/03g_partial_fit.ipynb #f79efe42
+class _AnswerStore:
+    "All answers so far, in arrays grown by doubling, each task's number of answers, ids by index."
+
+    def __init__(self, A: Answers):
+        self.meta = {k: v for k, v in vars(A).items() if k not in ("worker", "task", "value")}
+        self.n = len(A)
+        self.worker, self.task, self.value = A.worker.copy(), A.task.copy(), A.value.copy()
+        self.per_task = np.bincount(A.task, minlength=A.n_tasks)
+        self.workers, self.tasks = _IdIndex(A.workers), _IdIndex(A.tasks)
+
+    def answers(self) -> Answers:
+        "The answers so far (views of the arrays, no copy)."
+        A = object.__new__(Answers)  # validated batch by batch: no pass over all answers
+        A.__dict__.update(self.meta)
+        A.worker, A.task, A.value = self.worker[: self.n], self.task[: self.n], self.value[: self.n]
+        A.workers, A.tasks = self.workers.ids, self.tasks.ids
+        A.n_workers, A.n_tasks = self.workers.n, self.tasks.n
+        return A
+
+    def append(self, batch: Answers, duplicates: str) -> _Appended:
+        "Add `batch`, matched by id (`duplicates='last'`: its answer replaces a pair's old one)."
+        value = _batch_values(self.answers(), batch)
+        found_w, found_t = self.workers.find(batch.workers), self.tasks.find(batch.tasks)
+        worker, task = found_w[batch.worker], found_t[batch.task]
+        seen = _present(task[task >= 0], self.tasks.n)
+        rank = np.full(self.tasks.n + (found_t < 0).sum(), -1, np.int32)
+        rank[seen] = np.arange(len(seen), dtype=np.int32)
+        pos, local = answers_of(self.task[: self.n], rank, int(self.per_task[seen].sum()))
+        old = _Part(pos, local, self.worker[pos], self.value[pos])
+        known = np.flatnonzero((task >= 0) & (worker >= 0))
+        key = rank[task[known]].astype(np.int64) * self.workers.n + worker[known]
+        at = pd.Index(key).get_indexer(local.astype(np.int64) * self.workers.n + old.worker)
+        again = at >= 0
+        if again.any() and duplicates == "error":
+            raise ValueError(
+                f"{again.sum()} (worker, task) pairs of the batch were answered before; pass "
+                "duplicates='last' to keep the batch's answer"
+            )
+        n_tasks = self.tasks.n
+        worker = self.workers.add(batch.workers, found_w)[batch.worker]
+        task = self.tasks.add(batch.tasks, found_t)[batch.task]
+        self.value[pos[again]] = value[known[at[again]]]  # a revised answer keeps its place
+        fresh = np.ones(len(batch), bool)
+        fresh[known[at[again]]] = False
+        new_tasks = n_tasks + _present(task[task >= n_tasks] - n_tasks, self.tasks.n - n_tasks)
+        rank[new_tasks] = np.arange(len(seen), len(seen) + len(new_tasks), dtype=np.int32)
+        touched, new_local = np.r_[seen, new_tasks], rank[task[fresh]]
+        new_pos = self._write(worker[fresh], task[fresh], value[fresh])
+        self.per_task = _room(self.per_task, self.tasks.n)
+        self.per_task[touched] += np.bincount(new_local, minlength=len(touched))
+        return _Appended(touched, old, new_pos, new_local)
+
+    def _write(self, worker: np.ndarray, task: np.ndarray, value: np.ndarray) -> np.ndarray:
+        "Append answers after those so far: their positions."
+        start, end = self.n, self.n + len(worker)
+        for name, x in (("worker", worker), ("task", task), ("value", value)):
+            buf = _room(getattr(self, name), end)
+            buf[start:end] = x
+            setattr(self, name, buf)
+        self.n = end
+        return np.arange(start, end)
+
+# %% ../nbs/03g_partial_fit.ipynb #b28c8ea1
+def _check_batch(batch) -> Answers:
+    "`batch` if it is `Answers`, else a TypeError saying how to make it."
     if not isinstance(batch, Answers):
         raise TypeError(
             f"batch must be ldp_truth.data.Answers, got {type(batch).__name__}; build it with "
             "Answers.from_frame(df, classes=[...]) (the classes of the first batch)"
         )
-    if batch.kind != old.kind:
+    return batch
+
+# %% ../nbs/03g_partial_fit.ipynb #fbe398f3
+def _batch_values(old: Answers, batch: Answers) -> np.ndarray:
+    "The batch's values coded as `old`'s: an error for another kind or a class outside its domain."
+    if _check_batch(batch).kind != old.kind:
         raise ValueError(f"batch has kind={batch.kind!r}, the answers so far kind={old.kind!r}")
-    value = batch.value
-    if old.kind == "categorical":
-        code = pd.Index(old.classes).get_indexer(batch.classes)
-        if (code[np.unique(batch.value)] < 0).any():
-            raise ValueError(
-                f"batch has classes {batch.classes[code < 0].tolist()} outside the domain of the "
-                f"answers so far {old.classes.tolist()}; declare every class on the first batch: "
-                "Answers.from_frame(df, classes=[...])"
-            )
-        value = code[batch.value].astype(old.value.dtype)
-    worker, workers = _appended_ids(old.workers, batch.workers, batch.worker)
-    task, tasks = _appended_ids(old.tasks, batch.tasks, batch.task)
-    seen = _seen_pairs(old, worker, task, (len(workers), len(tasks)))
-    if len(seen) and duplicates == "error":
+    if old.kind != "categorical":
+        return batch.value
+    code = pd.Index(old.classes).get_indexer(batch.classes)
+    if (code[_present(batch.value, len(code))] < 0).any():
         raise ValueError(
-            f"{len(seen)} (worker, task) pairs of the batch were answered before; pass "
-            "duplicates='last' to keep the batch's answer"
+            f"batch has classes {batch.classes[code < 0].tolist()} outside the domain of the "
+            f"answers so far {old.classes.tolist()}; declare every class on the first batch: "
+            "Answers.from_frame(df, classes=[...])"
         )
-    if len(seen):
-        old = old.select(np.isin(np.arange(old.n_answers), seen, invert=True))
-    new = object.__new__(Answers)  # both sides validated: no second pass over the old answers
-    new.__dict__.update(old.__dict__)
-    new.worker = np.concatenate([old.worker, worker.astype(old.worker.dtype)])
-    new.task = np.concatenate([old.task, task.astype(old.task.dtype)])
-    new.value = np.concatenate([old.value, value])
-    new.workers, new.tasks, new.n_workers, new.n_tasks = workers, tasks, len(workers), len(tasks)
-    return new
+    return code[batch.value].astype(old.value.dtype)
+
+# %% ../nbs/03g_partial_fit.ipynb #5c6bcece
+def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
+    "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
+    check_choice(duplicates, "duplicates", ("error", "last"))
+    store = _AnswerStore(old)
+    store.append(batch, duplicates)
+    return store.answers()
 
 # %% ../nbs/03g_partial_fit.ipynb #046ed4c6
 def _extended(x: np.ndarray, n: int, fill) -> np.ndarray:
     "`x` followed by `fill` up to length `n` (a fitted array over the old workers or tasks)."
     return np.concatenate([x, np.full(n - len(x), fill, dtype=np.result_type(x, fill))])
 
-# %% ../nbs/03g_partial_fit.ipynb #6a67afb1
-def _refit(self, A: Answers):
-    "No warm start: fit on all answers so far."
-    self._fit(A)
-
-
-Aggregator._warm_fit = _refit
-
 # %% ../nbs/03g_partial_fit.ipynb #53582a3d
 WARM_SHARE = 0.1  # fits start warm until the answers grow by more than this since the last refit
 
-# %% ../nbs/03g_partial_fit.ipynb #3b78dc26
+# %% ../nbs/03g_partial_fit.ipynb #94b1d1d3
+def _refit(self, A: Answers, batch: _Appended):
+    "No warm start: fit on all answers so far (`batch` unused)."
+    self._fit(A)
+
+# %% ../nbs/03g_partial_fit.ipynb #4cf303a0
+def _keep_nothing(self, A: Answers):
+    "No state kept between batches but the fitted attributes and the answers."
+
+
+Aggregator._warm_fit, Aggregator._keep_state = _refit, _keep_nothing
+
+# %% ../nbs/03g_partial_fit.ipynb #5021aa5d
 def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator":
     "Add a batch to the answers so far and continue from the fitted state (first call: `fit`)."
     check_choice(duplicates, "duplicates", ("error", "last"))
-    old = getattr(self, "answers_", None)
-    if old is None and hasattr(self, "labels_"):
-        raise ValueError(
-            f"this {type(self).__name__} was fitted by fit(), which keeps no answers: start with "
-            "partial_fit(first batch) to continue it batch by batch"
-        )
-    A = batch if old is None else append_answers(old, batch, duplicates)
-    warm = old is not None and len(A) <= (1 + WARM_SHARE) * self.refit_answers_
-    if old is None:
-        self.fit(A)
+    if "answers_" not in vars(self):
+        if hasattr(self, "labels_"):
+            raise ValueError(
+                f"this {type(self).__name__} was fitted by fit(), which keeps no answers: start "
+                "with partial_fit(first batch) to continue it batch by batch"
+            )
+        self._store = _AnswerStore(_check_batch(batch))
+        return self.fit(batch)._refitted(self._store.answers())
+    if "_store" not in vars(self):  # continued from a state saved without it (the CLI's --state)
+        self._store = _AnswerStore(self.answers_)
+        self._keep_state(self.answers_)
+    appended = self._store.append(batch, duplicates)
+    A = self._store.answers()
+    warm = len(A) <= (1 + WARM_SHARE) * self.refit_answers_
+    if warm:
+        self._warm_fit(A, appended)
     else:
-        (self._warm_fit if warm else self._fit)(A)
-        if self.bounds is not None:
-            self.labels_ = np.clip(self.labels_, *self.bounds)
-    if not warm:
-        self.refit_answers_ = len(A)
+        self._fit(A)
+    if self.bounds is not None:
+        self.labels_ = np.clip(self.labels_, *self.bounds)
     self.answers_ = A
+    return self if warm else self._refitted(A)
+
+# %% ../nbs/03g_partial_fit.ipynb #97a199b6
+def _refitted(self, A: Answers) -> "Aggregator":
+    "After a refit on `A`: its size, the answers, the state the next batch starts from."
+    self.refit_answers_, self.answers_ = len(A), A
+    self._keep_state(A)
     return self
 
 
-Aggregator.partial_fit = _partial_fit
+Aggregator.partial_fit, Aggregator._refitted = _partial_fit, _refitted
 
-# %% ../nbs/03g_partial_fit.ipynb #78f41234
-def _warm_start(proba: np.ndarray, A: Answers, M: Optional[np.ndarray]) -> tuple:
-    "EM's start (fitted posteriors, else vote shares via `M`) and the vote start's crowd counts."
-    counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
-    P = vote_shares(counts, _log_channel(M))
+# %% ../nbs/03g_partial_fit.ipynb #5b513f0d
+def _vote_pool(counts: np.ndarray, log_channel: Optional[np.ndarray]) -> tuple:
+    "Vote shares (via a channel; no answers: 0 rows) and the crowd's counts Σ_t P_tc n_tz."
+    P = vote_shares(counts, log_channel)
     P[np.isnan(P[:, 0])] = 0.0
-    pool_counts = P.T @ counts  # what a refit's shrinkage target is fitted to: (c, z)
-    known = np.flatnonzero(~np.isnan(proba[:, 0]))
-    P[known] = proba[known]
-    return P, pool_counts
+    return P, P.T @ counts  # what a refit's shrinkage target is fitted to: (c, z)
 
-# %% ../nbs/03g_partial_fit.ipynb #85afb703
-def _ds_warm_fit(self, A: Answers):
-    "EM on all answers from the fitted posteriors, the model (and its settings) kept."
+# %% ../nbs/03g_partial_fit.ipynb #8eee7a7e
+def _entropy(P: np.ndarray) -> float:
+    "Σ over rows of the posteriors' entropy −Σ_c P log P (0 log 0 = 0)."
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -float(np.where(P > 0, P * np.log(P), 0.0).sum())
+
+# %% ../nbs/03g_partial_fit.ipynb #99153638
+class _EMState:
+    "Dawid–Skene's sufficient statistics of all answers under the kept posteriors (see above)."
+
+    def __init__(self, A: Answers, proba: np.ndarray, labels: np.ndarray, log_channel):
+        P = np.nan_to_num(proba)
+        counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+        X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
+        self.N = np.ascontiguousarray(observed_counts(X, P, A.n_workers))  # (W, c, z)
+        self.s, self.n = P.sum(0), int((~np.isnan(proba[:, 0])).sum())
+        self.H, self.pool = _entropy(P), _vote_pool(counts, log_channel)[1]
+        self.values = np.bincount(A.value, minlength=A.n_classes)
+        self.P, self.labels, self.n_tasks = proba, labels, A.n_tasks
+
+# %% ../nbs/03g_partial_fit.ipynb #4874e747
+def _finite_dot(x: np.ndarray, logs: np.ndarray) -> float:
+    "Σ x · logs over the finite logs (a class or cell of probability 0 holds no mass)."
+    return float(np.multiply(x, logs, out=np.zeros(x.shape), where=np.isfinite(logs)).sum())
+
+# %% ../nbs/03g_partial_fit.ipynb #3f9684d9
+class _TouchedEM:
+    "EM statistics of all answers, E-steps on the tasks a batch touched only (partial E-steps)."
+
+    def __init__(self, state: _EMState, A: Answers, batch: _Appended, log_channel):
+        old, touched = batch.old, batch.touched
+        self.state, self.touched, self.n_workers = state, touched, A.n_workers
+        W, T, L = A.n_workers, len(touched), A.n_classes
+        P_old = np.full((T, state.P.shape[1]), np.nan)
+        before = touched < state.n_tasks
+        P_old[before] = state.P[touched[before]]
+        answered = ~np.isnan(P_old[:, 0])
+        P_old[~answered] = 0.0
+        N = np.zeros((W,) + state.N.shape[1:])
+        N[: len(state.N)] = state.N
+        if len(old.pos):  # the old posteriors' share of the statistics out
+            N -= observed_counts(onehot(old.worker, old.local, old.value, W, T, L), P_old, W)
+        n_rest, H_rest = state.n - int(answered.sum()), state.H - _entropy(P_old)
+        self.rest = N, state.s - P_old.sum(0), n_rest, H_rest
+        pos, local = np.r_[old.pos, batch.new_pos], np.r_[old.local, batch.new_local]
+        worker, value = A.worker[pos], A.value[pos]
+        self.X = onehot(worker, local, value, W, T, L)
+        counts = class_counts(local, value, T, L).astype(np.float64)
+        vote, pool = _vote_pool(counts, log_channel)
+        old_counts = class_counts(old.local, old.value, T, L).astype(np.float64)
+        self.pool = state.pool - _vote_pool(old_counts, log_channel)[1] + pool
+        self.P = np.where(answered[:, None], P_old, vote)  # start: kept posteriors, else votes
+        self.values = state.values + np.bincount(value, minlength=L)
+        self.values -= np.bincount(old.value, minlength=L)
+        self.n_classes, self.n_tasks = L, A.n_tasks
+
+    def em_start(self, log_channel: Optional[np.ndarray], init=None) -> tuple:
+        "The statistics at the start (the kept posteriors; new tasks: vote shares)."
+        return self._stats()
+
+    def _stats(self) -> tuple:
+        N, s, n, _ = self.rest
+        N = N + observed_counts(self.X, self.P, self.n_workers)
+        self.last = N, s + self.P.sum(0), n + len(self.P)
+        return self.last
+
+    def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
+        "E-step on the touched tasks, then (N, posterior sums, n answered, free energy)."
+        self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
+        return (*self._stats(), ll + self._rest_energy(log_conf, log_prior))
+
+    def _rest_energy(self, log_conf: np.ndarray, log_prior: np.ndarray) -> float:
+        "The untouched tasks' part of the free energy: Σ N log Pr(z | c) + Σ s log π + entropy."
+        N, s, _, H = self.rest
+        return _finite_dot(N, log_conf) + _finite_dot(s, log_prior) + H
+
+    def value_shares(self) -> np.ndarray:
+        "Share of each observed symbol among all answers."
+        return self.values / self.values.sum()
+
+    def em_results(self) -> tuple:
+        "(labels, posteriors) of all tasks, the touched rows updated; the state kept with them."
+        st, T, K = self.state, self.n_tasks, self.P.shape[1]
+        st.P, st.labels = _room(st.P, T, np.nan), _room(st.labels, T, -1)
+        st.P[self.touched] = self.P
+        st.labels[self.touched] = argmax_labels(self.P, np.ones(len(self.P), bool))
+        st.N, st.s, st.n = self.last
+        st.H, st.pool = self.rest[3] + _entropy(self.P), self.pool
+        st.values, st.n_tasks = self.values, T
+        return st.labels[:T], st.P[:T]
+
+# %% ../nbs/03g_partial_fit.ipynb #cb8f9cfa
+def _ds_warm_fit(self, A: Answers, batch: _Appended):
+    "Incremental EM: E-steps on the tasks the batch touched, the M-step on all the statistics."
+    if self.model_ in HIERARCHY_MODELS:
+        return self._fit(A)  # the hierarchy's M-step need not raise the free energy: a refit
     M = _check_channel(self.channel, A.n_classes)
+    S = _TouchedEM(self._em, A, batch, _log_channel(M))
     prior = self._class_prior(self.model_, M)
-    self._fit_on(_LocalEM(A), M, self.model_, self.shrink_, prior, *_warm_start(self.proba_, A, M))
+    self._fit_on(S, M, self.model_, self.shrink_, prior, pool_counts=S.pool)
+
+# %% ../nbs/03g_partial_fit.ipynb #761eb1ec
+def _ds_keep_state(self, A: Answers):
+    "Dawid–Skene's statistics of all answers under the fitted posteriors, for the next batch."
+    M = _check_channel(self.channel, A.n_classes)
+    self._em = _EMState(A, self.proba_, self.labels_, _log_channel(M))
 
 
-DawidSkene._warm_fit, TwoLayerDawidSkene._warm_fit = _ds_warm_fit, _refit
+DawidSkene._warm_fit, DawidSkene._keep_state = _ds_warm_fit, _ds_keep_state
+TwoLayerDawidSkene._warm_fit, TwoLayerDawidSkene._keep_state = _refit, _keep_nothing
 
-# %% ../nbs/03g_partial_fit.ipynb #cd96decb
-def _wv_warm_fit(self, A: Answers):
-    "The weighted vote's rounds from the fitted weights (new workers: 1)."
+# %% ../nbs/03g_partial_fit.ipynb #f605a58a
+def _wv_warm_fit(self, A: Answers, batch: _Appended):
+    "The weighted vote's rounds on all answers from the fitted weights (new workers: 1)."
     self._fit(A, np.nan_to_num(_extended(self.weights_, A.n_workers, 1.0), nan=1.0))
 
 
 WeightedVote._warm_fit = _wv_warm_fit
 
-# %% ../nbs/03g_partial_fit.ipynb #41909f27
-def _crh_warm_fit(self, A: Answers):
-    "CRH's rounds from the fitted truths (new tasks: its usual start); loss='huber' refits."
+# %% ../nbs/03g_partial_fit.ipynb #729ca08e
+def _crh_warm_fit(self, A: Answers, batch: _Appended):
+    "CRH's rounds on all answers from the fitted truths (new tasks: its usual start); huber refits."
     if self.loss == "huber":
         return self._fit(A)  # its Newton steps start from the medians
     self._fit(A, _extended(self.labels_, A.n_tasks, -1 if A.kind == "categorical" else np.nan))

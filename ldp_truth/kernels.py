@@ -16,16 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK',
-           'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS',
-           'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers',
-           'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads',
-           'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion',
-           'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective',
-           'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
-           'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
-           'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
-           'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -1235,3 +1226,29 @@ def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
     other += 1
     other %= k
     return np.where(u[:n] < p_flip, other, x)
+
+# %% ../nbs/03g_partial_fit.ipynb #252db729
+def _answers_of(task, rank, pos, local):
+    "Fill `pos` with the positions of the answers whose task has a rank ≥ 0, `local` with it."
+    k = 0
+    for a in range(len(task)):
+        r = rank[task[a]]
+        if r >= 0:
+            if k < len(pos):
+                pos[k] = a
+                local[k] = r
+            k += 1
+    return k
+
+# %% ../nbs/03g_partial_fit.ipynb #6966a1c0
+def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
+    "Positions (ascending) of the `n` answers whose task has a `rank` ≥ 0 (−1: not asked), and it."
+    if kernel_path(len(task)) != "numba":
+        local = rank[task]
+        pos = np.flatnonzero(local >= 0)
+        return pos, local[pos]
+    pos, local = np.empty(n, np.int64), np.empty(n, rank.dtype)
+    found = _run(_answers_of, _unsigned(task), rank, pos, local)
+    if found != n:
+        raise ValueError(f"n must be the number of answers to the ranked tasks ({found}), got {n}")
+    return pos, local
