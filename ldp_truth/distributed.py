@@ -41,7 +41,7 @@ def is_dask_frame(x) -> bool:
 
 # %% ../nbs/08_distributed.ipynb #a34e176c
 def default_client():
-    "The running `dask.distributed` client; else one of an in-process `LocalCluster` (kept, remade if closed)."
+    "The running `dask.distributed` client; else an in-process `LocalCluster`'s (remade if closed)."
     _, dist = _dask()
     try:
         return dist.get_client()
@@ -53,7 +53,7 @@ _LOCAL_CLIENT = []  # the in-process client `_local_client` made, while it runs
 
 
 def _local_client():
-    "A client of an in-process cluster (threads), made by the first fit without one; remade if closed."
+    "A client of an in-process cluster (threads), made by a fit without one; remade if closed."
     _, dist = _dask()
     if not _LOCAL_CLIENT or _LOCAL_CLIENT[0].status != "running":
         _LOCAL_CLIENT[:] = [dist.Client(processes=False, dashboard_address=None)]
