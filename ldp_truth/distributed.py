@@ -8,7 +8,6 @@ from __future__ import annotations
 import operator
 import sys
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Optional
 
 import numpy as np
@@ -42,7 +41,7 @@ def is_dask_frame(x) -> bool:
 
 # %% ../nbs/08_distributed.ipynb #a34e176c
 def default_client():
-    "The running `dask.distributed` client; else one of an in-process `LocalCluster` (made once)."
+    "The running `dask.distributed` client; else one of an in-process `LocalCluster` (kept, remade if closed)."
     _, dist = _dask()
     try:
         return dist.get_client()
@@ -50,11 +49,15 @@ def default_client():
         return _local_client()
 
 # %% ../nbs/08_distributed.ipynb #f3da05a9
-@lru_cache(maxsize=1)
+_LOCAL_CLIENT = []  # the in-process client `_local_client` made, while it runs
+
+
 def _local_client():
-    "A client of an in-process cluster (threads), made by the first fit without one, kept."
+    "A client of an in-process cluster (threads), made by the first fit without one; remade if closed."
     _, dist = _dask()
-    return dist.Client(processes=False, dashboard_address=None)
+    if not _LOCAL_CLIENT or _LOCAL_CLIENT[0].status != "running":
+        _LOCAL_CLIENT[:] = [dist.Client(processes=False, dashboard_address=None)]
+    return _LOCAL_CLIENT[0]
 
 # %% ../nbs/08_distributed.ipynb #6297c390
 @dataclass
