@@ -14,7 +14,8 @@ small, and threaded BLAS spinning on a shared machine made each of them ~10× sl
 crowd-kit's `MACE(n_restarts=1)` (its default of 10 restarts repeats that one start: 10× the time, the same result).
 GLAD: ours on each path in this process; crowd-kit's `GLAD(n_iter=1)` (one EM iteration, less than its whole fit)
 in a subprocess with a timeout, at each size of `--ck-sizes`; where it times out, its whole fit takes longer than the
-timeout, and the ratio is reported as the lower bound `> timeout / ours`.
+timeout, and the ratio is reported as the lower bound `> timeout / ours`. `--repeats R` runs our fit R times per
+path, the paths interleaved, and reports the medians and the median of the paired ratios NumPy / compiled.
 
 Run `python benchmarks/bench_glad_mace.py` (writes benchmarks/results/bench_glad_mace.md) or `--quick`
 (10⁴ answers, prints only); `--whole` appends its section to the results file.
@@ -149,7 +150,9 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def whole(n: int, ck_sizes: tuple, timeout: float, models: tuple, ck_whole: bool) -> str:
+def whole(
+    n: int, ck_sizes: tuple, timeout: float, models: tuple, ck_whole: bool, repeats: int = 1
+) -> str:
     "Whole fits at crowd-kit's defaults (see the docstring): a Markdown section."
     A = data(n)
     df = A.to_frame()
@@ -166,10 +169,16 @@ def whole(n: int, ck_sizes: tuple, timeout: float, models: tuple, ck_whole: bool
         row = dict(model=name, answers=A.n_answers)
         if theirs is not None:
             row["load"], (row["crowdkit_s"], ck) = load(), timed(theirs)
-        for path in ("numpy", "numba"):
-            set_kernel_path(path)
-            row[f"load_{path}"], (row[f"{path}_s"], fit) = load(), timed(ours)
+        times: dict = {"numpy": [], "numba": []}
+        for _ in range(repeats):  # interleaved: the shared machine's load moves between runs
+            for path, seconds in times.items():
+                set_kernel_path(path)
+                row[f"load_{path}"], (t, fit) = load(), timed(ours)
+                seconds.append(t)
         set_kernel_path(None)
+        for path, seconds in times.items():
+            row[f"{path}_s"] = float(np.median(seconds))
+        row["numpy_over_numba"] = float(np.median(np.divide(times["numpy"], times["numba"])))
         row["n_iter"] = fit.n_iter_
         if theirs is not None:
             row["ratio_numpy"] = row["crowdkit_s"] / row["numpy_s"]
@@ -205,7 +214,9 @@ def whole(n: int, ck_sizes: tuple, timeout: float, models: tuple, ck_whole: bool
         f"\n## Whole fits at crowd-kit's defaults\n\n{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} "
         f"UTC, {platform.processor() or platform.machine()}, `python benchmarks/bench_glad_mace.py "
         f"--whole --models {' '.join(models)} --answers {n} --ck-sizes {' '.join(map(str, ck_sizes))} "
-        f"--timeout {timeout:.0f}{' --ck-whole' if ck_whole else ''}` (load: 1-minute load average before each timed fit)\n\n"
+        f"--timeout {timeout:.0f}{' --ck-whole' if ck_whole else ''} --repeats {repeats}` (load: 1-minute "
+        f"load average before the last timed fit; times: medians of {repeats} interleaved fits per path, "
+        f"numpy_over_numba: the median of their pairwise ratios)\n\n"
         f"```\n{fmt(rows)}\n```{ck_table if ck_rows else ''}{bound}\n"
     )
 
@@ -221,11 +232,12 @@ if __name__ == "__main__":
     p.add_argument("--ck-sizes", nargs="+", type=int, default=[100_000, 200_000, 1_000_000])
     p.add_argument("--timeout", type=float, default=900.0, help="crowd-kit GLAD's seconds, each")
     p.add_argument("--ck-whole", action="store_true", help="also crowd-kit GLAD's whole fit")
+    p.add_argument("--repeats", type=int, default=1, help="--whole: interleaved fits per path")
     a = p.parse_args()
     if a.whole:
         sizes = (10_000,) if a.quick else tuple(a.ck_sizes)
         section = whole(
-            10_000 if a.quick else a.answers, sizes, a.timeout, tuple(a.models), a.ck_whole
+            10_000 if a.quick else a.answers, sizes, a.timeout, tuple(a.models), a.ck_whole, a.repeats
         )
         print(section)
         if not a.quick:

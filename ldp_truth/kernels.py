@@ -583,22 +583,22 @@ def mace_counts(
     spam_f = g[:, :, None] / table  # W×L×K: Pr(spammed | z, c), Pr(true | z, c)
     true_f = s[:, None, None] * M.T[None] / table
     if kernel_path(len(task)) == "numba":
-        spam, true = np.zeros((W, L)), np.zeros(W)
-        _run(_mace_counts, *_unsigned_coo(worker, task, value), spam_f, true_f, P, spam, true)
-        return spam, true
-    X = mace_answers(worker, task, value, W, len(P), L) if X is None else X
-    C = X.T @ P  # (worker, symbol) × class: Σ of the posteriors of the tasks answered so
+        C = np.zeros((W, L, K))
+        _run(_mace_sums, *_unsigned_coo(worker, task, value), P, C)
+        C = C.reshape(W * L, K)
+    else:
+        X = mace_answers(worker, task, value, W, len(P), L) if X is None else X
+        C = X.T @ P  # (worker, symbol) × class: Σ of the posteriors of the tasks answered so
     share = lambda f: np.where(C != 0, C * f.reshape(-1, K), 0.0).sum(1).reshape(W, L)
     return share(spam_f), share(true_f).sum(1)
 
 # %% ../nbs/03a_kernels.ipynb #dd3e6114
-def _mace_counts(worker, task, value, spam_f, true_f, P, spam, true):
-    "`mace_counts`' loop: each answer's shares, weighted by its task's posterior, summed."
+def _mace_sums(worker, task, value, P, C):
+    "`mace_counts`' loop: C[w, z] += P[t] for each answer (w, t, z): `X.T @ P`, compiled."
     for i in range(len(task)):
         w, t, z = worker[i], task[i], value[i]
         for c in range(P.shape[1]):
-            spam[w, z] += P[t, c] * spam_f[w, z, c]
-            true[w] += P[t, c] * true_f[w, z, c]
+            C[w, z, c] += P[t, c]
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
 def task_mean(
