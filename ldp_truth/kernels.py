@@ -92,7 +92,7 @@ os.environ.setdefault(
     "NUMBA_THREADING_LAYER", "forksafe"
 )  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
-_INNER = ("_normalise_rows",)  # loops that kernels call: numba functions once numba is loaded
+_INNER = ("_normalise_rows", "_kos_half")  # loops kernels call, compiled before the first caller
 
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
@@ -1096,27 +1096,27 @@ def _numba_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
 KOS_LIMIT = 1e300  # a task's or worker's message sum above this stops KOS (as crowd-kit's)
 
 
+def _kos_half(group, sign, src, sums, dst, limit):
+    "One half of a KOS step: sums by group of sign·src, then dst = own group's sum less own term."
+    sums[:] = 0.0
+    for a in range(len(group)):
+        sums[group[a]] += sign[a] * src[a]
+    for g in range(len(sums)):
+        if abs(sums[g]) > limit:
+            return False  # dst untouched
+    for a in range(len(group)):
+        dst[a] = sums[group[a]] - sign[a] * src[a]
+    return True
+
+
 def _kos_loop(task, worker, sign, y, n_tasks, n_workers, n_iter, limit):
-    "`kos_messages` compiled: the sums by task and by worker in answer order, y updated in place."
-    n = len(task)
-    x, ts, ws = np.empty(n), np.empty(n_tasks), np.empty(n_workers)
+    "`kos_messages` compiled: the task half (y → x), then the worker half (x → y), in answer order."
+    x, ts, ws = np.empty(len(task)), np.empty(n_tasks), np.empty(n_workers)
     for it in range(n_iter):
-        ts[:] = 0.0
-        for a in range(n):
-            ts[task[a]] += sign[a] * y[a]
-        for t in range(n_tasks):
-            if abs(ts[t]) > limit:
-                return it
-        for a in range(n):
-            x[a] = ts[task[a]] - sign[a] * y[a]
-        ws[:] = 0.0
-        for a in range(n):
-            ws[worker[a]] += sign[a] * x[a]
-        for w in range(n_workers):
-            if abs(ws[w]) > limit:
-                return it
-        for a in range(n):
-            y[a] = ws[worker[a]] - sign[a] * x[a]
+        if not _kos_half(task, sign, y, ts, x, limit):
+            return it
+        if not _kos_half(worker, sign, x, ws, y, limit):
+            return it
     return n_iter
 
 # %% ../nbs/03a_kernels.ipynb #ed61a401
