@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -92,7 +92,7 @@ os.environ.setdefault(
     "NUMBA_THREADING_LAYER", "forksafe"
 )  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
-_INNER = ("_normalise_rows", "_kos_half")  # loops kernels call, compiled before the first caller
+_INNER = ("_normalise_rows", "_kos_half", "_exp_range", "_softmax_block")  # loops kernels call
 
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
@@ -104,12 +104,13 @@ def _jit(fn: Callable, parallel: bool = False) -> Callable:
             numba.config.THREADING_LAYER = "forksafe"
         globals()["prange"] = numba.prange
         jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
-        for name in _INNER:  # compiled (or loaded) before a kernel that calls them
-            if name in fn.__code__.co_names and name not in _COMPILED:
+        for name in _INNER:  # dispatchers in place (compiled lazily) before any caller compiles
+            if name not in _COMPILED and name in globals():
                 _COMPILED[name] = globals()[name] = numba.njit(
                     cache=True, nogil=True, error_model="numpy"
                 )(globals()[name])
-        _COMPILED[fn.__name__] = jit(fn)
+        if fn.__name__ not in _COMPILED:  # an inner loop called directly is compiled already
+            _COMPILED[fn.__name__] = jit(fn)
     return _COMPILED[fn.__name__]
 
 
@@ -847,29 +848,72 @@ class AnswerOrder:
         return self._tables[name, n_classes]
 
 
+# %% ../nbs/03a_kernels.ipynb #5f30b06d
+_LOG2E = 1.4426950408889634
+_ROUND = 6755399441055744.0  # 1.5·2^52: adding it rounds to an integer, kept in the low bits
+_ROUND_BITS = 0x4338000000000000  # _ROUND's bit pattern
+_LN2_HI, _LN2_LO = 6.93147180369123816490e-01, 1.90821492927058770002e-10  # fdlibm's split of ln 2
+_TAYLOR = 1 / np.cumprod(np.r_[1.0, np.arange(1.0, 14)])  # 1 / j!, j = 0 … 13
+
+
+def _exp_range(x, lo, hi):
+    "x[i] = exp(x[i]) for lo ≤ i < hi (unsigned): arithmetic that LLVM vectorises, no libm call."
+    for i in range(lo, hi):
+        v = x[i]
+        u = min(max(v, -746.0), 710.0)  # exp underflows to 0 below, overflows above
+        t = u * _LOG2E + _ROUND
+        k = t - _ROUND  # round(u / ln 2)
+        r = (u - k * _LN2_HI) - k * _LN2_LO  # |r| ≤ ln 2 / 2
+        p = _TAYLOR[13]
+        for j in range(12, -1, -1):
+            p = p * r + _TAYLOR[j]
+        n = np.float64(t).view(np.int64) - _ROUND_BITS  # k as an integer
+        h = n >> 1  # 2^n = 2^h · 2^(n − h), both normal
+        y = p * np.int64((h + 1023) << 52).view(np.float64)
+        y *= np.int64((n - h + 1023) << 52).view(np.float64)
+        x[i] = y if v == v else v  # NaN stays NaN
+
 # %% ../nbs/03a_kernels.ipynb #71863e3e
+SOFTMAX_VALUES = 2**11  # the E-step gathers this many posterior values, then takes their softmax
+
+
+def _softmax_block(P, flat, log_prior, lo, hi):
+    "Rows lo ≤ t < hi of P (+ log_prior) turned into their softmax in place: Σ of their lse."
+    K, total = np.uint64(P.shape[1]), 0.0
+    for t in range(lo, hi):
+        m = -np.inf
+        for c in range(K):
+            P[t, c] += log_prior[c]
+            m = max(m, P[t, c])
+        for c in range(K):
+            P[t, c] -= m
+        total += m
+    _exp_range(flat, lo * K, hi * K)  # `flat`: P's memory, one row after the other
+    for t in range(lo, hi):
+        s = 0.0
+        for c in range(K):
+            s += P[t, c]
+        for c in range(K):
+            P[t, c] /= s
+        total += np.log(s)
+    return total
+
+
 def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
     "Per task block: P[t] = softmax(log_prior + Σ B[w, z] over t's answers); lse[b] = Σ lse."
-    K = P.shape[1]
+    K, flat = np.uint64(P.shape[1]), P.reshape(-1)
+    rows = np.uint64(max(1, SOFTMAX_VALUES // P.shape[1]))
     for b in prange(len(cuts) - 1):
-        for t in range(cuts[b], cuts[b + 1]):
-            P[t] = 0.0
-            for a in range(ptr[t], ptr[t + 1]):
-                for c in range(K):
-                    P[t, c] += B[worker[a], value[a], c]
-        total = 0.0
-        for t in range(cuts[b], cuts[b + 1]):
-            m = -np.inf
-            for c in range(K):
-                P[t, c] += log_prior[c]
-                m = max(m, P[t, c])
-            s = 0.0
-            for c in range(K):
-                P[t, c] = np.exp(P[t, c] - m)
-                s += P[t, c]
-            for c in range(K):
-                P[t, c] /= s
-            total += m + np.log(s)
+        total, lo = 0.0, cuts[b]
+        while lo < cuts[b + 1]:  # a chunk of tasks: gathered, then its softmax (still in cache)
+            hi = min(lo + rows, cuts[b + 1])
+            for t in range(lo, hi):
+                P[t] = 0.0
+                for a in range(ptr[t], ptr[t + 1]):
+                    for c in range(K):
+                        P[t, c] += B[worker[a], value[a], c]
+            total += _softmax_block(P, flat, log_prior, lo, hi)
+            lo = hi
         lse[b] = total
 
 # %% ../nbs/03a_kernels.ipynb #06f0ed06
