@@ -3,8 +3,9 @@
 The previous code is unpacked beside (`git archive COMMIT ldp_truth | tar -x -C DIR`) and put first on sys.path,
 each process started in benchmarks/ (no ldp_truth there to shadow either side) on its own numba cache; the first process of each side compiles, so the first round is discarded as a
 warm-up. Each process prints one JSON line: seconds per iteration, (T(10) − T(1)) / 9 best of 3, and the final
-log-likelihood at 10³ / 2·10⁴ / 2·10⁵ workers (2·10⁶ answers, K = 5), and the load.
-`python benchmarks/bench_previous.py DIR [--rounds 3]` prints the lines, then each size's per-round ratios.
+log-likelihood at 10³ / 2·10⁴ / 2·10⁵ workers (2·10⁶ answers, K = 5), and the load. `--channel`: the answers
+through randomized response (ε = 2), fitted by `DawidSkene(channel=M)` (its default shrinkage).
+`python benchmarks/bench_previous.py DIR [--rounds 3] [--channel]` prints the lines, then each size's ratios.
 """
 from __future__ import annotations
 
@@ -19,25 +20,31 @@ HERE = Path(__file__).resolve().parent
 SIZES = (1_000, 20_000, 200_000)
 ONE = r"""
 import json, os, sys
-sys.path[:0] = sys.argv[1:]  # the previous code's folder, if given (bench_scale: the working folder)
+channel = sys.argv[1] == "channel"  # the answers through randomized response (ε = 2), fitted through it
+sys.path[:0] = sys.argv[2:]  # the previous code's folder, if given (bench_scale: the working folder)
 from bench_scale import simulate_frame, interleaved_marginal
 from ldp_truth import kernels
 from ldp_truth.data import Answers
 from ldp_truth.inference import DawidSkene
+from ldp_truth.mechanisms import RandomizedResponse
 kernels.set_kernel_path("numba")
 out = {"code": kernels.__file__}
 for W in (1_000, 20_000, 200_000):
-    A = Answers.from_frame(simulate_frame(2_000_000, W))
-    out[W] = interleaved_marginal({"f": lambda n: DawidSkene(n_iter=n, tol=0).fit(A)}, 10, 3)["f"]
-    out[f"ll{W}"] = float(DawidSkene(n_iter=10, tol=0).fit(A).log_likelihood_[-1])
+    A, kw = Answers.from_frame(simulate_frame(2_000_000, W)), {}
+    if channel:
+        rr = RandomizedResponse(2.0, A.n_classes)
+        A, kw = rr.privatize(A, rng=0), {"channel": rr.transition_matrix()}
+    out[W] = interleaved_marginal({"f": lambda n: DawidSkene(n_iter=n, tol=0, **kw).fit(A)}, 10, 3)["f"]
+    out[f"ll{W}"] = float(DawidSkene(n_iter=10, tol=0, **kw).fit(A).log_likelihood_[-1])
 out["load"] = os.getloadavg()[0]
 print(json.dumps(out))
 """
 
 
-def run(previous: Path | None) -> dict:
+def run(previous: Path | None, channel: bool = False) -> dict:
     "One fresh process on this checkout (None) or on the code unpacked in `previous`."
-    args = [sys.executable, "-c", ONE, *([str(previous.resolve())] if previous else [])]
+    path = [str(previous.resolve())] if previous else []
+    args = [sys.executable, "-c", ONE, "channel" if channel else "plain", *path]
     out = subprocess.run(args, cwd=HERE, check=True, capture_output=True, text=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -46,10 +53,11 @@ def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("previous", type=Path, help="a folder holding the previous commit's ldp_truth/")
     p.add_argument("--rounds", type=int, default=3, help="rounds after the warm-up round")
+    p.add_argument("--channel", action="store_true", help="DawidSkene(channel=M) on randomized answers")
     a = p.parse_args(argv)
     pairs = []
     for r in range(a.rounds + 1):
-        old, new = run(a.previous), run(None)
+        old, new = run(a.previous, a.channel), run(None, a.channel)
         assert str(a.previous.resolve()) in old["code"] and str(HERE.parent) in new["code"], (old, new)
         print(json.dumps(old), json.dumps(new), sep="\n", flush=True)
         if r:

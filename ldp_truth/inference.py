@@ -5,7 +5,8 @@
 # %% ../nbs/03_inference.ipynb #525d7af8
 from __future__ import annotations
 
-from typing import Optional, Union
+from functools import partial
+from typing import Callable, Optional, Union
 
 import itertools
 
@@ -17,7 +18,8 @@ from .data import (Answers, RngLike, as_generator, check_choice, check_count,
                             check_nonnegative, check_positive_or_inf, check_real, documented)
 from .distributed import DaskAnswers, is_dask_frame
 from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
-                               class_counts, concave_skills, e_step, fused_m_step, has_answers,
+                               class_counts, concave_skills, e_step, fused_channel_m_step,
+                               fused_m_step, has_answers,
                                in_blocks, normalise_confusion, observed_counts, onehot,
                                posterior_sums, row_view, softmax_rows, task_blocks, vote_shares)
 
@@ -298,10 +300,10 @@ class _LocalEM:
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
         return (*self._stats(), ll)
 
-    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, smoothing: float):
-        "`em_round` with the full model's M-step fused (compiled path): ((E, log E), sums, n, ℓ)."
+    def em_round_fused(self, log_conf: np.ndarray, log_prior: np.ndarray, m_step: Callable):
+        "`em_round` with a fused M-step, `m_step(X, P)` (compiled path): ((E, log O), sums, n, ℓ)."
         self.P, ll = e_step(self.X, log_conf, log_prior, out=self.P)
-        return fused_m_step(self.X, self.P, smoothing), *posterior_sums(self.P, self.unanswered), ll
+        return m_step(self.X, self.P), *posterior_sums(self.P, self.unanswered), ll
 
     def em_rounds(self, inputs: list, posteriors: list) -> list:
         "E-steps of several models (posteriors in place), products shared: their statistics."
@@ -538,15 +540,23 @@ class _EMRun:
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
         self.history, self.converged, self.skills, self.log_E = [], False, None, None
-        self.fused = (  # an M-step that only normalises: the compiled kernels fuse it (`step`)
-            fuse and model == "full" and M is None and not kappa and isinstance(S, _LocalEM)
+        self.fused = (  # the full model's M-step (shrinkage: through a channel): compiled, fused
+            fuse and model == "full" and (M is not None or not kappa) and isinstance(S, _LocalEM)
             and not sp.issparse(S.X)
         )
         if self.fused:  # into the tables every later M-step reuses
-            self.E, self.log_E = fused_m_step(S.X, S.P, fit.smoothing, N)
+            self.fused_step = self._fused_kernel(M, kappa, K)
+            self.E, self.log_E = self.fused_step(S.X, S.P, counts=N)
         else:
             uniform = np.full((W, K, K), 1 / K)
             self.E, self.skills = fit._m_step(N, uniform, M, model, kappa, self.pool)
+
+    def _fused_kernel(self, M: Optional[np.ndarray], kappa: float, K: int) -> Callable:
+        "The compiled M-step `step` calls, (X, P) → (E, log O): plain, or through M with shrinkage."
+        if M is None:
+            return partial(fused_m_step, smoothing=self.fit.smoothing)
+        pseudo = kappa * self.pool / self.pool.sum() if kappa else np.zeros((K, K))
+        return partial(fused_channel_m_step, smoothing=self.fit.smoothing, channel=M, pseudo=pseudo)
 
     def _on_used(self, prior: np.ndarray) -> np.ndarray:
         "`prior` with no mass on the classes that no answer is (renormalised; else unchanged)."
@@ -569,7 +579,7 @@ class _EMRun:
         if not self.fused:
             return self.m_step(*S.em_round(*self.e_inputs()))
         terms = self._prior_terms()  # of the confusions, before the fused M-step overwrites them
-        (self.E, self.log_E), s, n, ll = S.em_round_fused(*self.e_inputs(), self.fit.smoothing)
+        (self.E, self.log_E), s, n, ll = S.em_round_fused(*self.e_inputs(), self.fused_step)
         return self._record(ll + terms, s, n)
 
     def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -840,11 +840,12 @@ class AnswerOrder:
             self.wptr, self.mcuts = _unsigned(wptr), _cuts(wptr)
         self._tables: dict = {}
 
-    def table(self, name: str, n_classes: int) -> np.ndarray:
-        "Work table `name` ('parts': one per by-task block), (W, L, K = `n_classes`): made once."
+    def table(self, name: str, n_classes: int, rows: Optional[int] = None) -> np.ndarray:
+        "Work table `name` ('parts': one per by-task block), (W, `rows` or L, K): made once."
         if (name, n_classes) not in self._tables:
             blocks = (len(self.mcuts) - 1,) if name == "parts" else ()
-            self._tables[name, n_classes] = np.empty((*blocks, *self.shape, n_classes))
+            shape = (*blocks, self.shape[0], rows or self.shape[1], n_classes)
+            self._tables[name, n_classes] = np.empty(shape)
         return self._tables[name, n_classes]
 
 
@@ -1003,15 +1004,19 @@ def _numba_observed_counts(
 
 
 # %% ../nbs/03a_kernels.ipynb #2cf9d6dc
+def _worker_cuts(table: np.ndarray) -> np.ndarray:
+    "Blocks of a per-worker table's rows (its first axis), about `ANSWERS_PER_BLOCK` cells each."
+    rows = max(1, ANSWERS_PER_BLOCK // max(table[0].size, 1))
+    return np.unique(np.r_[np.arange(0, len(table), rows), len(table)]).astype(np.uint64)
+
+
 def _numba_normalise(
     N: np.ndarray, smoothing: float, out: Optional[np.ndarray] = None
 ) -> np.ndarray:
     "`normalise_confusion`, compiled (N given (W, c, z); `out` laid out (W, z, c), may be N)."
     Nm = np.ascontiguousarray(N.transpose(0, 2, 1))
     E = np.empty_like(Nm) if out is None else out
-    rows = max(1, ANSWERS_PER_BLOCK // max(Nm[0].size, 1))
-    cuts = np.unique(np.r_[np.arange(0, len(Nm), rows), len(Nm)]).astype(np.uint64)
-    _run(_ds_normalise, Nm, float(smoothing), E, cuts, parallel=True)
+    _run(_ds_normalise, Nm, float(smoothing), E, _worker_cuts(Nm), parallel=True)
     return E.transpose(0, 2, 1)
 
 
@@ -1033,6 +1038,59 @@ def fused_m_step(
     in_blocks(lambda s: np.log(E[s], out=log_E[s]), even_blocks(len(E), E.size))
     return E.transpose(0, 2, 1), log_E.transpose(0, 2, 1)
 
+
+# %% ../nbs/03a_kernels.ipynb #fd670a0b
+def _ds_channel_m_step(N, E, M, Q, smoothing, O, cuts):
+    "Per worker: E ← normalised true counts of counts N through M (one EM step), O = max(E M, EPS)."
+    L, K = np.uint64(N.shape[1]), np.uint64(N.shape[2])  # N[w, z, c], E[w, x, c], O[w, z, c]
+    for b in prange(len(cuts) - 1):  # M[x, z], Q[c, x]
+        R = np.empty((N.shape[1], N.shape[2]))  # one worker's N / (E M)
+        for w in range(cuts[b], cuts[b + 1]):
+            for z in range(L):
+                for c in range(K):
+                    o = 0.0
+                    for x in range(K):
+                        o += E[w, x, c] * M[x, z]
+                    R[z, c] = N[w, z, c] / max(o, 1e-10)
+            for c in range(K):
+                total = 0.0
+                for x in range(K):
+                    s = 0.0
+                    for z in range(L):
+                        s += R[z, c] * M[x, z]
+                    v = max(E[w, x, c] * s + Q[c, x] + smoothing, 1e-10)
+                    E[w, x, c] = v
+                    total += v
+                for x in range(K):
+                    E[w, x, c] /= total
+            for z in range(L):
+                for c in range(K):
+                    o = 0.0
+                    for x in range(K):
+                        o += E[w, x, c] * M[x, z]
+                    O[w, z, c] = max(o, 1e-10)
+
+# %% ../nbs/03a_kernels.ipynb #18097b9f
+def fused_channel_m_step(
+    order: AnswerOrder,
+    P: np.ndarray,  # tasks × K posteriors
+    smoothing: float,  # pseudo-count added to every cell
+    channel: np.ndarray,  # K × L: Pr(observed symbol z | the worker's own answer x)
+    pseudo: np.ndarray,  # K × K pseudo-counts added to each worker's true counts (c, x)
+    counts: Optional[np.ndarray] = None,  # P's counts (W, c, z) if made (EM's start: E uniform)
+) -> tuple:
+    "The full model's M-step through `channel`, and log max(E M, EPS): `order`'s tables, (W, c, ·)."
+    K = P.shape[1]
+    E, O = order.table("confusions", K, rows=K), order.table("logs", K)
+    if counts is None:
+        counts = _numba_observed_counts(order, P, out=order.table("counts", K))
+    else:
+        E.fill(1 / K)
+    N = np.ascontiguousarray(counts.transpose(0, 2, 1))  # the counts table itself: no copy
+    M, Q = np.ascontiguousarray(channel, np.float64), np.ascontiguousarray(pseudo, np.float64)
+    _run(_ds_channel_m_step, N, E, M, Q, float(smoothing), O, _worker_cuts(E), parallel=True)
+    in_blocks(lambda s: np.log(O[s], out=O[s]), even_blocks(len(O), O.size))
+    return E.transpose(0, 2, 1), O.transpose(0, 2, 1)
 
 # %% ../nbs/03a_kernels.ipynb #206900ae
 def _votes(task, value, weight, n_tasks, n_classes):
