@@ -92,7 +92,7 @@ os.environ.setdefault(
     "NUMBA_THREADING_LAYER", "forksafe"
 )  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
-_INNER = ("_normalise_rows", "_kos_half", "_exp_range", "_softmax_block")  # loops kernels call
+_INNER = ("_normalise_rows", "_kos_half", "_exp_range", "_log_range", "_softmax_block")
 
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
@@ -874,6 +874,32 @@ def _exp_range(x, lo, hi):
         y *= np.int64((n - h + 1023) << 52).view(np.float64)
         x[i] = y if v == v else v  # NaN stays NaN
 
+# %% ../nbs/03a_kernels.ipynb #86670f28
+_LG = (  # fdlibm's coefficients of log(1 + f) = 2 atanh(s), in s² (Lg1 … Lg7)
+    6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+    2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+    1.479819860511658591e-01,
+)
+_SQRT2_BITS = 0x3FF6A09E667F3BCD  # √2's bit pattern
+
+
+def _log_range(x, out, lo, hi):
+    "out[i] = log(x[i]) for lo ≤ i < hi (unsigned), x positive and normal: a loop LLVM vectorises."
+    for i in range(lo, hi):
+        bits = np.float64(x[i]).view(np.int64)
+        m = (bits & 0x000FFFFFFFFFFFFF) | 0x3FF0000000000000  # the mantissa as a number in [1, 2)
+        big = m > _SQRT2_BITS
+        m = m - (np.int64(1) << 52) if big else m  # in [√½, √2)
+        k = float((bits >> 52) - 1023 + (1 if big else 0))
+        f = np.int64(m).view(np.float64) - 1.0
+        s = f / (2.0 + f)
+        z = s * s
+        w = z * z
+        R = z * (_LG[0] + w * (_LG[2] + w * (_LG[4] + w * _LG[6])))
+        R += w * (_LG[1] + w * (_LG[3] + w * _LG[5]))
+        h = 0.5 * f * f
+        out[i] = k * _LN2_HI - ((h - (s * (h + R) + k * _LN2_LO)) - f)
+
 # %% ../nbs/03a_kernels.ipynb #71863e3e
 SOFTMAX_VALUES = 2**11  # the E-step gathers this many posterior values, then takes their softmax
 
@@ -929,18 +955,18 @@ def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
                     parts[b, worker[a], value[a], c] += P[t, c]
 
 # %% ../nbs/03a_kernels.ipynb #0fc6e403
-def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, normalise):
-    "Per block of workers: N[w, z, c] = Σ of P[task, c] over w's answers z (`normalise`d in place)."
-    K = P.shape[1]
+def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, logs):
+    "Per worker block: N[w, z, c] = Σ P[task, c] over w's answers z (`logs`: normalised, log)."
+    K, cells, flat = P.shape[1], np.uint64(N.shape[1] * N.shape[2]), N.reshape(-1)
     for b in prange(len(cuts) - 1):
         for w in range(cuts[b], cuts[b + 1]):
             N[w] = 0.0
             for a in range(ptr[w], ptr[w + 1]):
                 for c in range(K):
                     N[w, value[a], c] += P[task[a], c]
-        if normalise:  # the block still in cache
+        if len(logs):  # the block still in cache
             _normalise_rows(N, smoothing, N, cuts[b], cuts[b + 1])
-
+            _log_range(flat, logs, cuts[b] * cells, cuts[b + 1] * cells)
 
 # %% ../nbs/03a_kernels.ipynb #14b14e52
 def _normalise_rows(N, smoothing, E, lo, hi):
@@ -991,7 +1017,7 @@ def _numba_observed_counts(
     if not order.by_task:
         _run(
             _ds_counts_by_worker,
-            *(order.wptr, order.wt, order.wz, P, N, order.mcuts, 0.0, False),
+            *(order.wptr, order.wt, order.wz, P, N, order.mcuts, 0.0, np.empty(0)),
             parallel=True,
         )
         return N.transpose(0, 2, 1)
@@ -1027,15 +1053,16 @@ def fused_m_step(
     smoothing: float,  # pseudo-count added to every cell
     counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
 ) -> tuple:
-    "normalise_confusion(observed_counts(…), smoothing), its log: `order.work`'s tables, (W, c, z)."
+    "normalise_confusion(observed_counts(…), smoothing), its log: `order`'s tables, (W, c, z)."
     E, log_E = order.table("counts", P.shape[1]), order.table("logs", P.shape[1])
     if counts is not None or order.by_task:
         N = _numba_observed_counts(order, P, out=E) if counts is None else counts
         _numba_normalise(N, smoothing, out=E)
-    else:
-        args = (order.wptr, order.wt, order.wz, P, E, order.mcuts, float(smoothing), True)
+        in_blocks(lambda s: np.log(E[s], out=log_E[s]), even_blocks(len(E), E.size))
+    else:  # counts, normalisation and log a block of workers at a time
+        logs = log_E.reshape(-1)  # a view: the table is contiguous
+        args = (order.wptr, order.wt, order.wz, P, E, order.mcuts, float(smoothing), logs)
         _run(_ds_counts_by_worker, *args, parallel=True)
-    in_blocks(lambda s: np.log(E[s], out=log_E[s]), even_blocks(len(E), E.size))
     return E.transpose(0, 2, 1), log_E.transpose(0, 2, 1)
 
 
