@@ -22,7 +22,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                posterior_sums, row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'SPARSE_SHARE', 'STRENGTH_RANGE', 'polya_loglik']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -2609,30 +2609,62 @@ def _crh_warm_fit(self, A: Answers, batch: _Appended):
 CRH._warm_fit = _crh_warm_fit
 
 # %% ../nbs/03h_hierarchy.ipynb #a8201b07
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 from scipy.special import digamma, gammaln
 
 
 # %% ../nbs/03h_hierarchy.ipynb #07c634cd
-def polya_loglik(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
-    A, N = alpha.sum(-1), n.sum(-1)
-    return gammaln(A) - gammaln(A + N) + (gammaln(alpha + n) - gammaln(alpha)).sum(-1)
+class _Counts(NamedTuple):
+    "Counts and what every round of the M-step reuses: row totals and the nonzero cells."
 
+    n: np.ndarray  # the counts (..., L)
+    total: np.ndarray  # n.sum(-1)
+    cells: Optional[np.ndarray]  # flat indices of n's nonzero cells (None: most cells are nonzero)
+    value: Optional[np.ndarray]  # n at those cells
+
+# %% ../nbs/03h_hierarchy.ipynb #b9d8fb19
+SPARSE_SHARE = 0.6  # `_shifted` visits only the nonzero cells when fewer than this share are nonzero
+
+
+def _counts(n: np.ndarray) -> _Counts:
+    "Counts with their row totals and, if sparse, nonzero cells (computed once, reused by the rounds)."
+    cells = np.flatnonzero(n)
+    if len(cells) >= SPARSE_SHARE * np.size(n):
+        return _Counts(n, n.sum(-1), None, None)
+    return _Counts(n, n.sum(-1), cells, np.ravel(n)[cells])
+
+# %% ../nbs/03h_hierarchy.ipynb #a66c8516
+def _shifted(f, c: _Counts, alpha: np.ndarray) -> np.ndarray:
+    "f(alpha + n) − f(alpha) per cell of n (alpha: n's last axes); if sparse, only where n ≠ 0."
+    if c.cells is None:
+        return f(c.n + alpha) - f(alpha)
+    out = np.zeros_like(c.n + alpha)  # the dense expression's memory layout: the same sums
+    at = c.cells % alpha.size  # each nonzero cell's place in alpha
+    np.put(out, c.cells, f(c.value + alpha.ravel()[at]) - f(alpha).ravel()[at])
+    return out
+
+# %% ../nbs/03h_hierarchy.ipynb #2da79965
+def polya_loglik(
+    n: Union[np.ndarray, _Counts],  # counts over the last axis, or their `_counts` (reused)
+    alpha: np.ndarray,  # Dirichlet parameters, the shape of n's last axes
+) -> np.ndarray:
+    "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
+    c = n if isinstance(n, _Counts) else _counts(n)
+    A = alpha.sum(-1)
+    return gammaln(A) - gammaln(A + c.total) + _shifted(gammaln, c, alpha).sum(-1)
 
 # %% ../nbs/03h_hierarchy.ipynb #de38b719
 STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in this range
 
 
-def _strength_step(n: np.ndarray, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts n (W×K×L)."
+def _strength_step(c: _Counts, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts c (W×K×L)."
     A = alpha.sum(-1)
-    num = np.einsum("w,wkl,kl->k", r, digamma(n + alpha) - digamma(alpha), alpha) / A
-    den = r @ (digamma(n.sum(-1) + A) - digamma(A))
+    num = np.einsum("w,wkl,kl->k", r, _shifted(digamma, c, alpha), alpha) / A
+    den = r @ (digamma(c.total + A) - digamma(A))
     new = A * num / np.maximum(den, 1e-300)
     return alpha * (np.clip(new, *STRENGTH_RANGE) / A)[:, None]
-
 
 # %% ../nbs/03h_hierarchy.ipynb #98830fbe
 class _Hierarchy(NamedTuple):
@@ -2656,14 +2688,15 @@ def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -
 
 
 # %% ../nbs/03h_hierarchy.ipynb #5e5476c6
-def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple:
-    "Workers' posterior over communities from observed counts N; weights: MAP under Dirichlet(½)."
-    with np.errstate(divide="ignore"):
-        log_w = np.log(weights)
-    member, _ = softmax_rows(polya_loglik(N[:, None], alpha[None]).sum(-1) + log_w)
+def _memberships(c: _Counts, alpha: np.ndarray, weights: np.ndarray) -> tuple:
+    "Workers' posterior over communities from observed counts c; weights: MAP under Dirichlet(½)."
+    live = np.flatnonzero(weights)  # a pruned community's membership is 0: not computed
+    log_p = np.full((len(c.n), len(weights)), -np.inf)
+    log_p[:, live] = np.stack([polya_loglik(c, alpha[g]) for g in live], 1).sum(-1)
+    log_p[:, live] += np.log(weights[live])
+    member, _ = softmax_rows(log_p)
     kept = np.maximum(member.sum(0) - 0.5, 0)  # a community must hold half a worker
     return member, kept / kept.sum()
-
 
 # %% ../nbs/03h_hierarchy.ipynb #817f256e
 def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
@@ -2703,23 +2736,23 @@ def _fit_hierarchy(
 ) -> tuple:
     "Empirical-Bayes M-step: posterior-mean confusions (W, c, x) and the fitted `_Hierarchy`."
     alpha, weights, member = start or _start_hierarchy(N, M, communities)
+    counts, obs = _counts(N), _observed_prior(alpha, M)  # both reused by the rounds
     for _ in range(rounds):
-        obs = _observed_prior(alpha, M)
         obs = np.stack(
             [
-                _strength_step(N, member[:, g], o) if w > 0 else o
+                _strength_step(counts, member[:, g], o) if w > 0 else o
                 for g, (o, w) in enumerate(zip(obs, weights))
             ]
         )
         alpha = _true_strength(obs, alpha, M)
+        obs = _observed_prior(alpha, M)  # the memberships' and the next round's
         if communities > 1:
-            member, weights = _memberships(N, _observed_prior(alpha, M), weights)
+            member, weights = _memberships(counts, obs, weights)
     Nt = _true_counts(N, E, M)
     W, K, C = len(Nt), Nt.shape[1], len(alpha)
     own = normalise_confusion((Nt[:, None] + alpha[None]).reshape(W * C, K, K), 0.0)
     E = np.einsum("wg,wgkx->wkx", member, own.reshape(W, C, K, K))
     return E, _Hierarchy(alpha, weights, member)
-
 
 # %% ../nbs/03h_hierarchy.ipynb #3f71af85
 def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:
