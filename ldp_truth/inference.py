@@ -2624,11 +2624,11 @@ class _Counts(NamedTuple):
     value: Optional[np.ndarray]  # n at those cells
 
 # %% ../nbs/03h_hierarchy.ipynb #b9d8fb19
-SPARSE_SHARE = 0.6  # `_shifted` visits only the nonzero cells when fewer than this share are nonzero
+SPARSE_SHARE = 0.6  # `_shifted` visits only the nonzero cells where fewer than this share are
 
 
 def _counts(n: np.ndarray) -> _Counts:
-    "Counts with their row totals and, if sparse, nonzero cells (computed once, reused by the rounds)."
+    "Counts with their row totals and, if sparse, nonzero cells (reused by every round)."
     cells = np.flatnonzero(n)
     if len(cells) >= SPARSE_SHARE * np.size(n):
         return _Counts(n, n.sum(-1), None, None)
