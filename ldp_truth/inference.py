@@ -495,6 +495,11 @@ def _channel_skills(
     s = s if per_class else np.broadcast_to(s[:, 0], (W,)).copy()
     return _one_coin_confusion(s, K), s
 
+# %% ../nbs/03_inference.ipynb #ab8cc236
+def _answer_folds(n_answers: int, folds: int) -> np.ndarray:
+    "model='auto''s held-out fold of each answer, in the answers' order (in memory and on Dask)."
+    return np.random.default_rng(0).permutation(n_answers) % folds
+
 # %% ../nbs/03_inference.ipynb #ba1786fa
 def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple:
     "Each model's mean held-out log-likelihood per answer, and the SE of its gap to the best."
@@ -627,7 +632,7 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = No
     model_="the model fitted (model='auto': the one chosen)",
     selection_="model='auto': each model → its mean held-out log-likelihood per answer (else None)",
     selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
-    heldout_="model='auto': each model → the held-out log-likelihood of every answer",
+    heldout_="model='auto': each model → every answer's held-out log-likelihood (None on Dask)",
     shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
     prior_strength_="hierarchical/community: communities × classes, each prior row's strength",
     prior_confusion_="hierarchical/community: communities × K × K, each prior's mean confusion",
@@ -786,7 +791,7 @@ class DawidSkene(Aggregator):
 
     def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
         "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
-        fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
+        fold = _answer_folds(A.n_answers, self.folds)
         scores = {m: np.empty(A.n_answers) for m in self.candidates}
         warm = self._shared_fits(_LocalEM(A), M, kappa)[1] if self.warm_folds else None
         for f in range(self.folds):
@@ -820,13 +825,27 @@ class DawidSkene(Aggregator):
             )
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
-        if model == "auto":
-            raise ValueError(
-                "model='auto' needs answers in memory (it refits on held-out folds); "
-                f"name the model on Dask, one of {MODELS[:-1]}"
-            )
         self.selection_ = self.selection_se_ = self.heldout_ = None
+        if model == "auto":
+            if self.warm_folds:
+                raise ValueError(
+                    "warm_folds=True needs answers in memory (each fold starts from task "
+                    "posteriors); on Dask, model='auto' runs cold folds (warm_folds=False)"
+                )
+            self.selection_, self.selection_se_ = self._heldout_dask(D, M, kappa)
+            model = max(self.selection_, key=self.selection_.get)
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
+
+    def _heldout_dask(self, D: DaskAnswers, M: Optional[np.ndarray], kappa: float) -> tuple:
+        "`_heldout`'s folds on Dask, each candidate fitted alone: held-out means and SEs."
+        folded = D.with_folds(_answer_folds(int(D.row_counts().sum()), self.folds))
+        scores = {m: [] for m in self.candidates}
+        for f in range(self.folds):
+            S = folded.fold(f)
+            for m in scores:
+                prior, E = self._run(S, M, m, kappa, self._class_prior(m, M))[:2]
+                scores[m] += S.heldout_scores(prior, E if M is None else E @ M)
+        return folded.heldout_summary(scores)
 
     def _fit_on(
         self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None,
