@@ -2656,7 +2656,7 @@ def _counts(n: np.ndarray) -> _Counts:
 # %% ../nbs/03h_hierarchy.ipynb #a66c8516
 def _shifted(f, c: _Counts, alpha: np.ndarray) -> np.ndarray:
     "f(alpha + n) − f(alpha) per cell of n (alpha: n's last axes); if sparse, only where n ≠ 0."
-    if c.cells is None:
+    if c.cells is None or c.n.shape[c.n.ndim - alpha.ndim :] != alpha.shape:  # dense, or broadcast
         return f(c.n + alpha) - f(alpha)
     out = np.zeros_like(c.n + alpha)  # the dense expression's memory layout: the same sums
     at = c.cells % alpha.size  # each nonzero cell's place in alpha
