@@ -19,7 +19,7 @@ from .kernels import (EPS, argmax_labels, best_classes, class_counts, crh_loss, 
                                task_median, task_std, task_weighted_median, onehot, vote_shares)
 
 # %% auto #0
-__all__ = ['FOLD', 'is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
+__all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
 
 # %% ../nbs/08_distributed.ipynb #995f5545
 def _dask():
@@ -498,17 +498,17 @@ class DaskAnswers:
         return _label_frames(futures, self.classes)
 
 # %% ../nbs/08_distributed.ipynb #1bb23e84
-FOLD = "__fold"  # the column that carries each answer's held-out fold (model='auto' on Dask)
+_FOLD = "__fold"  # the column that carries each answer's held-out fold (model='auto' on Dask)
 
 
 def _with_folds(df: pd.DataFrame, folds: np.ndarray) -> pd.DataFrame:
-    "A partition with its rows' folds as the column FOLD."
-    return df.assign(**{FOLD: folds})
+    "A partition with its rows' folds as the column _FOLD."
+    return df.assign(**{_FOLD: folds})
 
 # %% ../nbs/08_distributed.ipynb #9c71364b
 def _build_folded(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
     "One partition as `Answers` (global codes) and each answer's fold."
-    return _build_answers(df, codes, worker, task, label), df[FOLD].to_numpy()
+    return _build_answers(df, codes, worker, task, label), df[_FOLD].to_numpy()
 
 # %% ../nbs/08_distributed.ipynb #01859a2d
 def _answered_rows(A: Answers, keep: np.ndarray) -> np.ndarray:
@@ -586,11 +586,11 @@ def _row_counts(self) -> np.ndarray:
 
 # %% ../nbs/08_distributed.ipynb #437af049
 def _with_folds_of(self, folds: np.ndarray) -> DaskAnswers:
-    "The same answers with `folds` (one per row, in the frame's order) carried as the column FOLD."
+    "The same answers with `folds` (one per row, in the frame's order) carried as the column _FOLD."
     dd, _ = _dask()
     cuts = np.split(np.asarray(folds, dtype=np.int8), np.cumsum(self.row_counts())[:-1])
     parts = [self.client.submit(_with_folds, f, c, pure=False) for f, c in zip(self._rows[0], cuts)]
-    meta = self.ddf._meta.assign(**{FOLD: pd.Series(dtype=np.int8)})
+    meta = self.ddf._meta.assign(**{_FOLD: pd.Series(dtype=np.int8)})
     out = DaskAnswers(dd.from_delayed(parts, meta=meta, verify_meta=False), *self.columns,
                       by_task=self.by_task, client=self.client)
     out._codes, out._workers = self.codes, self.workers
