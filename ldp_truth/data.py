@@ -144,7 +144,7 @@ def check_domain(domain) -> np.ndarray:
 
 # %% ../nbs/00_data.ipynb #3164537f
 def _def_lines(f) -> list:
-    "Source lines of `f` from its first (a decorator's, if any) to its file's end; none read twice."
+    "The lines of `f`'s file (linecache's copy) from its first line, a decorator's if any, on."
     code = getattr(inspect.unwrap(f), "__code__", None)
     if code is None:
         return inspect.getsource(f).splitlines(keepends=True)
@@ -332,7 +332,7 @@ class Answers:
 
     def _resolve_duplicates(self, policy: str):
         if _pairs_increase(self.worker, self.task) or _pairs_increase(self.task, self.worker):
-            return  # sorted by task then worker, or by worker then task: linear, ~1 byte per answer
+            return  # sorted by task then worker, or by worker then task: linear, scratch per chunk
         key = _pair_keys(self.worker, self.task, self.n_tasks)
         if pd.Index(key, copy=False).is_unique:
             return  # a hash check: ~2.5× faster than the sort on 5 M answers
@@ -410,9 +410,10 @@ def class_dtype(n_classes: int) -> np.dtype:
 # %% ../nbs/00_data.ipynb #6ead9c5a
 def _dense_factorize(x: np.ndarray) -> Optional[tuple]:
     "`pd.factorize(x, sort=True)` with int32 codes for integer ids in 0..len(x)−1; else None."
-    if x.min() < 0 or x.max() >= min(len(x), 2**31 - 1):
+    lo, hi = x.min(), x.max()
+    if lo < 0 or hi >= min(len(x), 2**31 - 1):
         return None
-    present = np.zeros(int(x.max()) + 1, bool)
+    present = np.zeros(int(hi) + 1, bool)
     present[x] = True
     codes = (np.cumsum(present, dtype=np.int32) - 1)[x]
     return codes, np.flatnonzero(present).astype(x.dtype)
