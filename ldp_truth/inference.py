@@ -1658,9 +1658,6 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     return mean, np.maximum(var, 0.0)
 
 # %% ../nbs/03e_glad_mace.ipynb #a48a4b85
-from scipy.optimize import minimize
-from scipy.special import digamma
-
 from .data import check_positive
 
 from .kernels import (glad_log_like, glad_objective, mace_answers, mace_counts,
@@ -1731,6 +1728,8 @@ class GLAD(Aggregator):
 
     def _fit_on(self, S, n_classes: int):
         "EM on the answers `S` (in memory or Dask); the conjugate gradient runs here."
+        from scipy.optimize import minimize  # here, not at import: scipy.optimize loads in ≥ 0.1 s
+
         M = _check_channel(self.channel, n_classes)
         K = n_classes if M is None else len(M)
         ab = None if M is None else _skill_terms(M)
@@ -1823,6 +1822,8 @@ def _mace_start(W: int, K: int, noise: float, seed: int) -> tuple:
 # %% ../nbs/03e_glad_mace.ipynb #b41e871d
 def _vb_normalise(n: np.ndarray, prior: np.ndarray) -> np.ndarray:
     "Variational Bayes M-step, counts n, Dirichlet pseudo-counts `prior`: exp ψ(n + a) / exp ψ(Σ)."
+    from scipy.special import digamma  # here, not at import: scipy.special loads in ≥ 0.1 s
+
     return np.exp(digamma(n + prior)) / np.exp(digamma((n + prior).sum(1, keepdims=True)))
 
 # %% ../nbs/03e_glad_mace.ipynb #7d79991c
@@ -2630,8 +2631,6 @@ CRH._warm_fit = _crh_warm_fit
 # %% ../nbs/03h_hierarchy.ipynb #a8201b07
 from typing import NamedTuple, Union
 
-from scipy.special import digamma, gammaln
-
 
 # %% ../nbs/03h_hierarchy.ipynb #07c634cd
 class _Counts(NamedTuple):
@@ -2669,6 +2668,8 @@ def polya_loglik(
     alpha: np.ndarray,  # Dirichlet parameters, the shape of n's last axes
 ) -> np.ndarray:
     "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
+    from scipy.special import gammaln  # here, not at import: scipy.special loads in ≥ 0.1 s
+
     c = n if isinstance(n, _Counts) else _counts(n)
     A = alpha.sum(-1)
     return gammaln(A) - gammaln(A + c.total) + _shifted(gammaln, c, alpha).sum(-1)
@@ -2679,6 +2680,8 @@ STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in t
 
 def _strength_step(c: _Counts, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
     "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts c (W×K×L)."
+    from scipy.special import digamma  # here, not at import: scipy.special loads in ≥ 0.1 s
+
     A = alpha.sum(-1)
     num = np.einsum("w,wkl,kl->k", r, _shifted(digamma, c, alpha), alpha) / A
     den = r @ (digamma(c.total + A) - digamma(A))
