@@ -5,21 +5,28 @@ loop (one sparse product per E-step and one per M-step for all of them), then fi
 the goal is at most folds + 1 fits' time. Beside it, `warm_folds=True` (the candidates fitted on
 all answers in one shared loop first, each fold's EM started from its candidate's posteriors), and
 the same held-out scores from separate fits (each candidate alone on each fold, as `auto` did before
-the shared loop) and the final fit. All four are timed on the same randomized-response answers, in one process, interleaved, best of
+the shared loop) and the final fit, and `auto` with the six candidates of 03h (the hierarchical and
+community models too). All are timed on the same randomized-response answers, in one process, interleaved, best of
 `--repeats`. Run `python benchmarks/bench_auto.py` (writes benchmarks/results/bench_auto.md) or
-`--quick` (prints only).
+`--quick` (prints only). `--before REV` times instead single hierarchical and community fits with the
+hierarchy's M-step of the library at git revision REV against today's, interleaved in one process
+(`--out` names the Markdown file it writes).
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import time
+import types
 from pathlib import Path
 
 import numpy as np
 
+import ldp_truth.inference as inference
 from ldp_truth.data import datasets_available, load_dataset
-from ldp_truth.inference import AUTO_CANDIDATES, EPS, DawidSkene
+from ldp_truth.experiments import rr_perturbation
+from ldp_truth.inference import AUTO_CANDIDATES, EPS, HIERARCHY_MODELS, DawidSkene
 from ldp_truth.mechanisms import RandomizedResponse
 from ldp_truth.simulate import confusion_workers, random_confusions
 
@@ -67,16 +74,19 @@ def bench(name: str, A, eps: float, repeats: int) -> dict:
     "Best-of-`repeats` seconds of one channel fit, model='auto' and auto by separate fits."
     mech = RandomizedResponse(eps, A.n_classes)
     M, noisy = mech.transition_matrix(), mech.privatize(A, rng=0)
-    single, auto, warm, apart = [], [], [], []
+    single, auto, warm, apart, six = [], [], [], [], []
     fit, warm_fit = (DawidSkene(channel=M, model="auto", warm_folds=w) for w in (False, True))
+    six_fit = DawidSkene(channel=M, model="auto", candidates=AUTO_CANDIDATES + HIERARCHY_MODELS)
     for _ in range(repeats):
         single.append(timed(lambda: DawidSkene(channel=M, model="full").fit(noisy)))
         auto.append(timed(lambda: fit.fit(noisy)))
         warm.append(timed(lambda: warm_fit.fit(noisy)))
         apart.append(timed(lambda: separate(noisy, M)))
+        six.append(timed(lambda: six_fit.fit(noisy)))
     assert separate(noisy, M) == fit.model_  # the same choice
     return dict(case=name, eps=eps, single=min(single), auto=min(auto), warm=min(warm),
-                apart=min(apart), chose=fit.model_, warm_chose=warm_fit.model_, folds=3)
+                apart=min(apart), six=min(six), chose=fit.model_, warm_chose=warm_fit.model_,
+                six_chose=six_fit.model_, folds=3)
 
 
 def markdown(rows: list) -> str:
@@ -84,16 +94,54 @@ def markdown(rows: list) -> str:
     lines = [
         "| answers | ε | one fit (full, s) | model='auto' (s) | auto / one fit | goal: folds + 1 "
         "| warm folds / one fit | separate fits (s) | separate / one fit | separate / auto | chose "
-        "| warm chose |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| warm chose | six candidates (s) | six / one fit | six chose |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['case']} | {r['eps']:g} | {r['single']:.3f} | {r['auto']:.3f} | "
             f"{r['auto'] / r['single']:.1f}× | {r['folds'] + 1}× | {r['warm'] / r['single']:.1f}× | "
             f"{r['apart']:.3f} | {r['apart'] / r['single']:.1f}× | {r['apart'] / r['auto']:.2f}× | "
-            f"{r['chose']} | {r['warm_chose']} |"
+            f"{r['chose']} | {r['warm_chose']} | {r['six']:.3f} | {r['six'] / r['single']:.1f}× | "
+            f"{r['six_chose']} |"
         )
+    return "\n".join(lines) + "\n"
+
+
+def library_at(rev: str) -> types.ModuleType:
+    "`ldp_truth.inference` as it was at git revision `rev` (its own module, today's other modules)."
+    text = subprocess.run(["git", "show", f"{rev}:ldp_truth/inference.py"], cwd=HERE.parent,
+                          check=True, capture_output=True, text=True).stdout
+    module = types.ModuleType(f"inference_at_{rev}")
+    exec(compile(text.replace("from .", "from ldp_truth."), module.__name__, "exec"), module.__dict__)
+    return module
+
+
+HIERARCHY_CASES = [("adult_content", 2.0), ("weather", 4.0), ("web", 1.0), ("weather", None)]
+
+
+def hierarchy_before_after(rev: str, repeats: int) -> str:
+    "Single hierarchical and community fits, the M-step at `rev` against today's: a Markdown table."
+    before, today = library_at(rev)._fit_hierarchy, inference._fit_hierarchy
+    lines = ["| answers | ε | model | before (s) | after (s) | before / after | identical |",
+             "|---|---:|---|---:|---:|---:|---|"]
+    for name, eps in (c for c in HIERARCHY_CASES if datasets_available(c[0])):
+        A = load_dataset(name).answers
+        M, P = (None, A) if eps is None else rr_perturbation(A, name, eps, 0)
+        for model in HIERARCHY_MODELS:
+            times, fits = {before: [], today: []}, {}
+            for _ in range(repeats):
+                for step in (before, today):  # interleaved: the same load on both
+                    inference._fit_hierarchy = step
+                    t = time.perf_counter()
+                    fits[step] = DawidSkene(channel=M, model=model).fit(P)
+                    times[step].append(time.perf_counter() - t)
+            inference._fit_hierarchy = today
+            same = all(np.array_equal(getattr(fits[before], a), getattr(fits[today], a))
+                       for a in ("proba_", "prior_strength_", "community_", "log_likelihood_"))
+            b, a = min(times[before]), min(times[today])
+            lines.append(f"| {name} | {'none' if eps is None else f'{eps:g}'} | {model} | {b:.3f} | "
+                         f"{a:.3f} | {b / a:.2f}× | {'bit for bit' if same else 'NO'} |")
     return "\n".join(lines) + "\n"
 
 
@@ -104,7 +152,14 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true", help="one small synthetic set; prints only")
     p.add_argument("--repeats", type=int, default=3, help="interleaved repeats; best time kept")
     p.add_argument("--out", type=Path, default=None, help=f"output (full run: {DEFAULT_OUT.name})")
+    p.add_argument("--before", default=None, help="git revision: hierarchy fits, its M-step vs today's")
     args = p.parse_args(argv)
+    if args.before:
+        text = hierarchy_before_after(args.before, args.repeats)
+        print(text)
+        if args.out:
+            args.out.write_text(text)
+        return
     rows = [bench(*c, repeats=args.repeats) for c in cases(args.quick)]
     text = markdown(rows)
     print(text)

@@ -5,7 +5,8 @@ aggregators, and (with --big N) the one-machine run of bench_scale on the numba 
 Run `python benchmarks/bench_kernels.py` (about 15 minutes on 2 cores; writes benchmarks/results/bench_kernels.md),
 `--quick` (small sizes, prints only), or one section: `--only workers|compile|fresh|continuous|dask`.
 `--big N` runs bench_scale's one-machine stages (fresh processes) on N answers with LDP_TRUTH_KERNELS=numba and puts
-that section into the results file (10⁸ answers: about 6 GB of memory).
+that section into the results file (10⁸ answers: about 6 GB of memory). `--only fresh --previous DIR` adds the code
+unpacked in DIR (`git archive COMMIT ldp_truth | tar -x -C DIR`) to the fresh-process table, interleaved.
 """
 from __future__ import annotations
 
@@ -160,7 +161,8 @@ else:
     from ldp_truth import kernels
     DawidSkene(n_iter=10, tol=0).fit_predict(df)
 print(json.dumps(dict(seconds=time.perf_counter() - t,
-                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else "numpy")))
+                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else "numpy",
+                      code="" if sys.argv[2] == "crowdkit" else kernels.__file__)))
 """
 
 
@@ -168,6 +170,8 @@ SPLIT = r"""
 import json, sys, time, numpy as np, pandas as pd, warnings
 warnings.filterwarnings("ignore")
 df = pd.read_parquet(sys.argv[1])
+t_scipy = time.perf_counter()
+import scipy.sparse
 t0 = time.perf_counter()
 from ldp_truth.inference import DawidSkene
 from ldp_truth.data import Answers
@@ -182,8 +186,14 @@ for _ in range(3):
         t = time.perf_counter(); DawidSkene(n_iter=n, tol=0).fit(A)
         fits[n] = min(fits.get(n, np.inf), time.perf_counter() - t)
 it = (fits[10] - fits[1]) / 9
-print(json.dumps(dict(import_s=t1 - t0, answers_s=t2 - t1, fit_s=t3 - t2, start_s=fits[1] - it, iterations_s=10 * it)))
+print(json.dumps(dict(scipy_sparse_s=t0 - t_scipy, import_s=t1 - t0, answers_s=t2 - t1, fit_s=t3 - t2, start_s=fits[1] - it,
+                      iterations_s=10 * it)))
 """
+
+
+def byte_compile(folder: Path) -> None:
+    "Write the bytecode of the package in `folder`, as `pip install` does (PYTHONDONTWRITEBYTECODE=1 here)."
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder)], check=True)
 
 
 def floor_table(n_answers: int, n_workers: int, rounds: int = 3) -> pd.DataFrame:
@@ -199,25 +209,30 @@ def floor_table(n_answers: int, n_workers: int, rounds: int = 3) -> pd.DataFrame
             rows.append(dict(answers=len(df), workers=n_workers, **json.loads(out.strip().splitlines()[-1]),
                              load_1min=load()))
     t = pd.DataFrame(rows)
-    t["import_answers_fit_s"] = t[["import_s", "answers_s", "fit_s"]].sum(1)
+    t["import_answers_fit_s"] = t[["scipy_sparse_s", "import_s", "answers_s", "fit_s"]].sum(1)
+    t["first_fit_extra_s"] = t["fit_s"] - t["start_s"] - t["iterations_s"]
     return t.sort_values("import_answers_fit_s").head(1)
 
 
-def fresh_table(n_answers: int, n_workers: int, rounds: int = 3) -> pd.DataFrame:
+def fresh_table(n_answers: int, n_workers: int, rounds: int = 3, previous: Path | None = None) -> pd.DataFrame:
     "A 10-iteration fit from a DataFrame in a fresh process (imports of the fit included, data loading not), best of rounds."
     df = simulate_frame(n_answers, n_workers)
+    fits = [("crowdkit", {}), ("ours, auto", {"LDP_TRUTH_KERNELS": "auto"}),
+            ("ours, numba", {"LDP_TRUTH_KERNELS": "numba"}), ("ours, numpy", {"LDP_TRUTH_KERNELS": "numpy"})]
+    if previous:  # the previous code first on sys.path (its ldp_truth unpacked in that folder)
+        fits.append(("previous, auto", {"LDP_TRUTH_KERNELS": "auto", "PYTHONPATH": str(previous.resolve())}))
     best, ran = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "answers.parquet"
         df.to_parquet(path)
         for _ in range(rounds):
-            for name, env in [("crowdkit", {}), ("ours, auto", {"LDP_TRUTH_KERNELS": "auto"}),
-                              ("ours, numba", {"LDP_TRUTH_KERNELS": "numba"}),
-                              ("ours, numpy", {"LDP_TRUTH_KERNELS": "numpy"})]:
+            for name, env in fits:
                 who = "crowdkit" if name == "crowdkit" else "ours"
                 out = subprocess.run([sys.executable, "-c", FRESH, str(path), who], env=dict(os.environ, **env),
-                                     check=True, capture_output=True, text=True).stdout
+                                     check=True, capture_output=True, text=True, cwd=HERE).stdout
                 r = json.loads(out.strip().splitlines()[-1])
+                ran_previous = previous is not None and str(previous.resolve()) in r["code"]
+                assert name.startswith("previous") == ran_previous, (name, r["code"])  # each ran the code it should
                 best[name], ran[name] = min(best.get(name, np.inf), r["seconds"]), r["path"]
     rows = [dict(answers=len(df), workers=n_workers, fit=k, kernels=ran[k], seconds=v, speedup=best["crowdkit"] / v,
                  load_1min=load()) for k, v in best.items()]
@@ -281,6 +296,8 @@ def main(argv=None) -> None:
     p.add_argument("--only", choices=("workers", "compile", "fresh", "continuous", "dask"), nargs="*")
     p.add_argument("--big", type=int, help="run bench_scale's one-machine stages on this many answers (numba path)")
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--previous", type=Path, help="fresh: also time the code unpacked in this folder "
+                   "(`git archive COMMIT ldp_truth | tar -x -C DIR`), interleaved")
     a = p.parse_args(argv)
     out = a.out or (None if a.quick else DEFAULT_OUT)
     text = out.read_text() if out and out.exists() else (
@@ -301,17 +318,25 @@ def main(argv=None) -> None:
                                              COMPILE_NOTE), "## Compile")
     if "fresh" in only:
         n, W = (20_000, 100) if a.quick else (1_000_000, 1_000)
-        text = replace_section(text, section(f"A whole 10-iteration fit in a fresh process ({stamp})", fresh_table(n, W),
+        import ldp_truth
+        for folder in [Path(ldp_truth.__file__).parent] + ([a.previous] if a.previous else []):
+            byte_compile(folder)
+        text = replace_section(text, section(f"A whole 10-iteration fit in a fresh process ({stamp})", fresh_table(n, W, previous=a.previous),
                                              "Each fit in its own new process, from a DataFrame read from Parquet "
                                              "(reading not timed; the library's imports, the kernels' cache load and "
-                                             "`fit_predict` timed), best of 3."), "## A whole")
+                                             "`fit_predict` timed), best of 3; ldp_truth byte-compiled first, as an "
+                                             "installed package is."), "## A whole")
         text = replace_section(text, section(f"Where the fresh fit's time goes ({stamp})", floor_table(n, W),
                                              "One fresh process (`auto` kernels), the best of 3 by their sum: "
-                                             "`import_s` = `import ldp_truth.inference` (pandas already loaded), "
-                                             "`answers_s` = `Answers.from_frame`, `fit_s` = the 10-iteration fit; "
-                                             "then, in that process, fits of 1 and 10 iterations (best of 3) split "
-                                             "a fit into EM's start (`start_s`: votes, one-hot matrix, first "
-                                             "counts) and `iterations_s` (10 × the marginal iteration)."), "## Where")
+                                             "`scipy_sparse_s` = `import scipy.sparse` (pandas already loaded; the "
+                                             "NumPy path's one-hot matrix needs it), `import_s` = then `import "
+                                             "ldp_truth.inference`, `answers_s` = `Answers.from_frame`, `fit_s` = "
+                                             "the 10-iteration fit; then, in that process, fits of 1 and 10 "
+                                             "iterations (best of 3) split a fit into EM's start (`start_s`: votes, "
+                                             "one-hot matrix, first counts) and `iterations_s` (10 × the marginal "
+                                             "iteration); `first_fit_extra_s` = `fit_s` − both: what the first fit "
+                                             "in a process pays beyond a repeated one (fresh memory's page faults, "
+                                             "the thread pool's start)."), "## Where")
     if "continuous" in only:
         W, T = (100, 10_000) if a.quick else (1_000, 100_000)
         text = replace_section(text, section(f"Continuous aggregators ({stamp})", continuous_table(W, T),

@@ -16,7 +16,6 @@ from typing import Callable, Optional, TypeVar
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .mechanisms import (check_spec, p_flip_from_epsilon, two_layer_epsilon_limit,
                                   two_layer_epsilon_per_answer)
@@ -143,6 +142,8 @@ def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
 # %% ../nbs/14_browser.ipynb #i37b024
 def channel_pvalues(counts, P) -> np.ndarray:
     "Chi-square p-value of each input's output counts against its row of the channel P."
+    from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
+
     counts, P = np.asarray(counts), np.asarray(P, dtype=np.float64)
     if counts.shape != P.shape:
         raise ValueError(f"counts must have the channel's shape {P.shape}, got {counts.shape}")

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Answers, _factorize, _label_codes
-from .kernels import (argmax_labels, best_classes, class_counts, crh_loss, e_step,
+from .kernels import (EPS, argmax_labels, best_classes, class_counts, crh_loss, e_step,
                                largest_change, observed_counts, sort_by_task, task_mad, task_mean,
                                task_median, task_std, task_weighted_median, onehot, vote_shares)
 
@@ -287,6 +287,8 @@ class DaskAnswers:
         )
         self._answers = None  # the partitions as `Answers` (MACE's loop), built once
         self._sizes = None  # each answer partition's (tasks, answers), counted once (GLAD's blocks)
+        self._rows = None  # the unshuffled partitions and their row counts (`row_counts`)
+        self._folded = None  # (answers, folds) per partition of a `with_folds` frame
 
     @property
     def codes(self) -> Codes:
@@ -494,6 +496,142 @@ class DaskAnswers:
             self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts
         ]
         return _label_frames(futures, self.classes)
+
+# %% ../nbs/08_distributed.ipynb #1bb23e84
+_FOLD = "__fold"  # the column that carries each answer's held-out fold (model='auto' on Dask)
+
+
+def _with_folds(df: pd.DataFrame, folds: np.ndarray) -> pd.DataFrame:
+    "A partition with its rows' folds as the column _FOLD."
+    return df.assign(**{_FOLD: folds})
+
+# %% ../nbs/08_distributed.ipynb #9c71364b
+def _build_folded(df: pd.DataFrame, codes: Codes, worker: str, task: str, label: str) -> tuple:
+    "One partition as `Answers` (global codes) and each answer's fold."
+    return _build_answers(df, codes, worker, task, label), df[_FOLD].to_numpy()
+
+# %% ../nbs/08_distributed.ipynb #01859a2d
+def _answered_rows(A: Answers, keep: np.ndarray) -> np.ndarray:
+    "Each task's row among the tasks that the `keep` answers answer (-1: none of them)."
+    answered = np.zeros(A.n_tasks, dtype=bool)
+    answered[A.task[keep]] = True
+    return np.where(answered, np.cumsum(answered) - 1, -1)
+
+# %% ../nbs/08_distributed.ipynb #c4357e66
+def _train_part(pair: tuple, f: int) -> _Part:
+    "A partition's answers outside fold f, on the tasks they answer: what EM reads."
+    A, fold = pair
+    keep = fold != f
+    row = _answered_rows(A, keep)
+    t, w, v = row[A.task[keep]], A.worker[keep], A.value[keep]
+    n = int(row.max(initial=-1)) + 1
+    return _Part(A.tasks[row >= 0], onehot(w, t, v, A.n_workers, n, A.n_classes),
+                 class_counts(t, v, n, A.n_classes))
+
+# %% ../nbs/08_distributed.ipynb #b38dde5f
+def _heldout_part(
+    pair: tuple,  # a partition's (answers, folds)
+    train: _Part,  # its answers outside fold f
+    f: int,  # the held-out fold
+    log_conf: np.ndarray,  # the last E-step's log Pr(observed | truth) per worker
+    log_prior: np.ndarray,  # the last E-step's log class prior
+    prior: np.ndarray,  # the fitted class prior: the posterior of a task without training answers
+    observed: np.ndarray,  # the fitted confusions through the channel (W × K × L)
+) -> np.ndarray:
+    "The log-likelihood of each of the partition's answers in fold f under the fit on the others."
+    A, fold = pair
+    test = fold == f
+    P = e_step(train.X, log_conf, log_prior)[0]
+    row = _answered_rows(A, ~test)[A.task[test]]  # -1: no training answers, the prior's row
+    P = np.vstack([P, prior[None]])[row]
+    like = np.einsum("ac,ac->a", P, observed[A.worker[test], :, A.value[test]])
+    return np.log(np.maximum(like, EPS))
+
+# %% ../nbs/08_distributed.ipynb #ced17821
+def _sum_count(x: np.ndarray) -> tuple:
+    "Σ x and its length."
+    return x.sum(), len(x)
+
+# %% ../nbs/08_distributed.ipynb #5622f291
+def _gap_squares(best: np.ndarray, other: np.ndarray, mean: float) -> tuple:
+    "Σ (best − other − mean)²: the spread of a per-answer gap around its mean."
+    return ((((best - other) - mean) ** 2).sum(),)
+
+# %% ../nbs/08_distributed.ipynb #afa2b9d2
+class _DaskFold(DaskAnswers):
+    "The training answers of fold f (outside it) of a `DaskAnswers` with folds, for the EM loop."
+
+    def __init__(self, folded: DaskAnswers, f: int):
+        self.__dict__.update(folded.__dict__)  # the client, columns and codes: the same answers
+        self.f, self._pairs, self._last = f, folded.fold_parts(), None
+        self._onehot = [self.client.submit(_train_part, p, f, pure=False) for p in self._pairs]
+
+    def heldout_scores(self, prior: np.ndarray, observed: np.ndarray) -> list:
+        "Futures: per partition, the held-out answers' log-likelihoods under the last E-step's fit."
+        args = [self.client.scatter(a, broadcast=True, hash=False) for a in (prior, observed)]
+        return [
+            self.client.submit(_heldout_part, p, t, self.f, *self._last, *args, pure=False)
+            for p, t in zip(self._pairs, self._onehot)
+        ]
+
+# %% ../nbs/08_distributed.ipynb #6cb3c404
+def _row_counts(self) -> np.ndarray:
+    "Rows of each partition of the frame, in order (before any shuffle), counted once."
+    if self._rows is None:
+        _, dist = _dask()
+        frames = dist.futures_of(self.client.persist(self.ddf))
+        sizes = self.client.gather([self.client.submit(len, f) for f in frames])
+        self._rows = frames, np.array(sizes)
+    return self._rows[1]
+
+# %% ../nbs/08_distributed.ipynb #437af049
+def _with_folds_of(self, folds: np.ndarray) -> DaskAnswers:
+    "The same answers with `folds` (one per row, in the frame's order) carried as the column _FOLD."
+    dd, _ = _dask()
+    cuts = np.split(np.asarray(folds, dtype=np.int8), np.cumsum(self.row_counts())[:-1])
+    parts = [self.client.submit(_with_folds, f, c, pure=False) for f, c in zip(self._rows[0], cuts)]
+    meta = self.ddf._meta.assign(**{_FOLD: pd.Series(dtype=np.int8)})
+    out = DaskAnswers(dd.from_delayed(parts, meta=meta, verify_meta=False), *self.columns,
+                      by_task=self.by_task, client=self.client)
+    out._codes, out._workers = self.codes, self.workers
+    return out
+
+# %% ../nbs/08_distributed.ipynb #03a14e9f
+def _fold_parts(self) -> list:
+    "Futures of (answers, folds) per partition of a `with_folds` frame, built once."
+    if self._folded is None:
+        self._folded = self._built_parts(_build_folded)
+    return self._folded
+
+# %% ../nbs/08_distributed.ipynb #b3294f3d
+def _fold(self, f: int) -> _DaskFold:
+    "The answers outside fold f of a `with_folds` frame, for the EM loop and held-out scoring."
+    return _DaskFold(self, f)
+
+# %% ../nbs/08_distributed.ipynb #ff649dc4
+def _heldout_summary(self, scores: dict) -> tuple:
+    "Each model's mean held-out log-likelihood per answer and the SE of its gap to the best."
+    client = self.client
+    sums = {
+        m: _tree_reduce(client, [client.submit(_sum_count, x) for x in parts])
+        for m, parts in scores.items()
+    }
+    means = {m: float(s / n) for m, (s, n) in sums.items()}
+    best = max(means, key=means.get)
+    ses = {}
+    for m, v in scores.items():
+        gap, n = means[best] - means[m], sums[m][1]
+        squares = [
+            client.submit(_gap_squares, b, o, gap, pure=False) for b, o in zip(scores[best], v)
+        ]
+        ses[m] = float(np.sqrt(_tree_reduce(client, squares)[0] / (n - 1)) / np.sqrt(n))
+    return means, ses
+
+# %% ../nbs/08_distributed.ipynb #5f7f164b
+DaskAnswers.row_counts, DaskAnswers.with_folds, DaskAnswers.fold_parts = (
+    _row_counts, _with_folds_of, _fold_parts
+)
+DaskAnswers.fold, DaskAnswers.heldout_summary = _fold, _heldout_summary
 
 # %% ../nbs/08_distributed.ipynb #b7229aa3
 @dataclass

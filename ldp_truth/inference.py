@@ -24,7 +24,7 @@ from .kernels import (E_BLOCK, EPS, argmax_labels, best_classes, blocked_log,
                                posterior_sums, row_view, softmax_rows, task_blocks, vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'STRENGTH_RANGE', 'polya_loglik']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'heldout_summary', 'DawidSkene', 'OneCoinDawidSkene', 'TwoLayerDawidSkene', 'rr_unbias_ability', 'PrivateDawidSkene', 'WeightedVote', 'CRH_LOSSES', 'CRH_CAPS', 'Mean', 'Median', 'ConfidenceWeightedMean', 'CRH', 'GTM', 'MACE_METHODS', 'GLAD', 'MACE', 'WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR', 'WARM_SHARE', 'append_answers', 'SPARSE_SHARE', 'STRENGTH_RANGE', 'polya_loglik']
 
 # %% ../nbs/03_inference.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -497,6 +497,11 @@ def _channel_skills(
     s = s if per_class else np.broadcast_to(s[:, 0], (W,)).copy()
     return _one_coin_confusion(s, K), s
 
+# %% ../nbs/03_inference.ipynb #ab8cc236
+def _answer_folds(n_answers: int, folds: int) -> np.ndarray:
+    "model='auto''s held-out fold of each answer, in the answers' order (in memory and on Dask)."
+    return np.random.default_rng(0).permutation(n_answers) % folds
+
 # %% ../nbs/03_inference.ipynb #ba1786fa
 def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple:
     "Each model's mean held-out log-likelihood per answer, and the SE of its gap to the best."
@@ -637,7 +642,7 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = No
     model_="the model fitted (model='auto': the one chosen)",
     selection_="model='auto': each model → its mean held-out log-likelihood per answer (else None)",
     selection_se_="model='auto': each model → the standard error of its per-answer gap to the best",
-    heldout_="model='auto': each model → the held-out log-likelihood of every answer",
+    heldout_="model='auto': each model → every answer's held-out log-likelihood (None on Dask)",
     shrink_="the pseudo-answers per worker used, scaled by the channel's contrast",
     prior_strength_="hierarchical/community: communities × classes, each prior row's strength",
     prior_confusion_="hierarchical/community: communities × K × K, each prior's mean confusion",
@@ -796,7 +801,7 @@ class DawidSkene(Aggregator):
 
     def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
         "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
-        fold = np.random.default_rng(0).permutation(A.n_answers) % self.folds
+        fold = _answer_folds(A.n_answers, self.folds)
         scores = {m: np.empty(A.n_answers) for m in self.candidates}
         warm = self._shared_fits(_LocalEM(A), M, kappa)[1] if self.warm_folds else None
         for f in range(self.folds):
@@ -830,13 +835,27 @@ class DawidSkene(Aggregator):
             )
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
-        if model == "auto":
-            raise ValueError(
-                "model='auto' needs answers in memory (it refits on held-out folds); "
-                f"name the model on Dask, one of {MODELS[:-1]}"
-            )
         self.selection_ = self.selection_se_ = self.heldout_ = None
+        if model == "auto":
+            if self.warm_folds:
+                raise ValueError(
+                    "warm_folds=True needs answers in memory (each fold starts from task "
+                    "posteriors); on Dask, model='auto' runs cold folds (warm_folds=False)"
+                )
+            self.selection_, self.selection_se_ = self._heldout_dask(D, M, kappa)
+            model = max(self.selection_, key=self.selection_.get)
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
+
+    def _heldout_dask(self, D: DaskAnswers, M: Optional[np.ndarray], kappa: float) -> tuple:
+        "`_heldout`'s folds on Dask, each candidate fitted alone: held-out means and SEs."
+        folded = D.with_folds(_answer_folds(int(D.row_counts().sum()), self.folds))
+        scores = {m: [] for m in self.candidates}
+        for f in range(self.folds):
+            S = folded.fold(f)
+            for m in scores:
+                prior, E = self._run(S, M, m, kappa, self._class_prior(m, M))[:2]
+                scores[m] += S.heldout_scores(prior, E if M is None else E @ M)
+        return folded.heldout_summary(scores)
 
     def _fit_on(
         self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None,
@@ -1649,9 +1668,6 @@ def _squarem(x0: tuple, x1: tuple, x2: tuple) -> tuple:
     return mean, np.maximum(var, 0.0)
 
 # %% ../nbs/03e_glad_mace.ipynb #a48a4b85
-from scipy.optimize import minimize
-from scipy.special import digamma
-
 from .data import check_positive
 
 from .kernels import (glad_log_like, glad_objective, mace_answers, mace_counts,
@@ -1722,6 +1738,8 @@ class GLAD(Aggregator):
 
     def _fit_on(self, S, n_classes: int):
         "EM on the answers `S` (in memory or Dask); the conjugate gradient runs here."
+        from scipy.optimize import minimize  # here, not at import: scipy.optimize loads in ≥ 0.1 s
+
         M = _check_channel(self.channel, n_classes)
         K = n_classes if M is None else len(M)
         ab = None if M is None else _skill_terms(M)
@@ -1814,6 +1832,8 @@ def _mace_start(W: int, K: int, noise: float, seed: int) -> tuple:
 # %% ../nbs/03e_glad_mace.ipynb #b41e871d
 def _vb_normalise(n: np.ndarray, prior: np.ndarray) -> np.ndarray:
     "Variational Bayes M-step, counts n, Dirichlet pseudo-counts `prior`: exp ψ(n + a) / exp ψ(Σ)."
+    from scipy.special import digamma  # here, not at import: scipy.special loads in ≥ 0.1 s
+
     return np.exp(digamma(n + prior)) / np.exp(digamma((n + prior).sum(1, keepdims=True)))
 
 # %% ../nbs/03e_glad_mace.ipynb #7d79991c
@@ -2619,30 +2639,64 @@ def _crh_warm_fit(self, A: Answers, batch: _Appended):
 CRH._warm_fit = _crh_warm_fit
 
 # %% ../nbs/03h_hierarchy.ipynb #a8201b07
-from typing import NamedTuple
-
-from scipy.special import digamma, gammaln
+from typing import NamedTuple, Union
 
 
 # %% ../nbs/03h_hierarchy.ipynb #07c634cd
-def polya_loglik(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
-    A, N = alpha.sum(-1), n.sum(-1)
-    return gammaln(A) - gammaln(A + N) + (gammaln(alpha + n) - gammaln(alpha)).sum(-1)
+class _Counts(NamedTuple):
+    "Counts and what every round of the M-step reuses: row totals and the nonzero cells."
 
+    n: np.ndarray  # the counts (..., L)
+    total: np.ndarray  # n.sum(-1)
+    cells: Optional[np.ndarray]  # flat indices of n's nonzero cells (None: most cells are nonzero)
+    value: Optional[np.ndarray]  # n at those cells
+
+# %% ../nbs/03h_hierarchy.ipynb #b9d8fb19
+SPARSE_SHARE = 0.6  # `_shifted` visits only the nonzero cells where fewer than this share are
+
+
+def _counts(n: np.ndarray) -> _Counts:
+    "Counts with their row totals and, if sparse, nonzero cells (reused by every round)."
+    cells = np.flatnonzero(n)
+    if len(cells) >= SPARSE_SHARE * np.size(n):
+        return _Counts(n, n.sum(-1), None, None)
+    return _Counts(n, n.sum(-1), cells, np.ravel(n)[cells])
+
+# %% ../nbs/03h_hierarchy.ipynb #a66c8516
+def _shifted(f, c: _Counts, alpha: np.ndarray) -> np.ndarray:
+    "f(alpha + n) − f(alpha) per cell of n (alpha: n's last axes); if sparse, only where n ≠ 0."
+    if c.cells is None or c.n.shape[c.n.ndim - alpha.ndim :] != alpha.shape:  # dense, or broadcast
+        return f(c.n + alpha) - f(alpha)
+    out = np.zeros_like(c.n + alpha)  # the dense expression's memory layout: the same sums
+    at = c.cells % alpha.size  # each nonzero cell's place in alpha
+    np.put(out, c.cells, f(c.value + alpha.ravel()[at]) - f(alpha).ravel()[at])
+    return out
+
+# %% ../nbs/03h_hierarchy.ipynb #2da79965
+def polya_loglik(
+    n: Union[np.ndarray, _Counts],  # counts over the last axis, or their `_counts` (reused)
+    alpha: np.ndarray,  # Dirichlet parameters, the shape of n's last axes
+) -> np.ndarray:
+    "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
+    from scipy.special import gammaln  # here, not at import: scipy.special loads in ≥ 0.1 s
+
+    c = n if isinstance(n, _Counts) else _counts(n)
+    A = alpha.sum(-1)
+    return gammaln(A) - gammaln(A + c.total) + _shifted(gammaln, c, alpha).sum(-1)
 
 # %% ../nbs/03h_hierarchy.ipynb #de38b719
 STRENGTH_RANGE = (1e-2, 1e6)  # each prior row's strength Σ_x α_x is kept in this range
 
 
-def _strength_step(n: np.ndarray, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
-    "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts n (W×K×L)."
+def _strength_step(c: _Counts, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    "One Minka fixed-point step of Dirichlet rows alpha (K×L), means held, to counts c (W×K×L)."
+    from scipy.special import digamma  # here, not at import: scipy.special loads in ≥ 0.1 s
+
     A = alpha.sum(-1)
-    num = np.einsum("w,wkl,kl->k", r, digamma(n + alpha) - digamma(alpha), alpha) / A
-    den = r @ (digamma(n.sum(-1) + A) - digamma(A))
+    num = np.einsum("w,wkl,kl->k", r, _shifted(digamma, c, alpha), alpha) / A
+    den = r @ (digamma(c.total + A) - digamma(A))
     new = A * num / np.maximum(den, 1e-300)
     return alpha * (np.clip(new, *STRENGTH_RANGE) / A)[:, None]
-
 
 # %% ../nbs/03h_hierarchy.ipynb #98830fbe
 class _Hierarchy(NamedTuple):
@@ -2666,14 +2720,15 @@ def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -
 
 
 # %% ../nbs/03h_hierarchy.ipynb #5e5476c6
-def _memberships(N: np.ndarray, alpha: np.ndarray, weights: np.ndarray) -> tuple:
-    "Workers' posterior over communities from observed counts N; weights: MAP under Dirichlet(½)."
-    with np.errstate(divide="ignore"):
-        log_w = np.log(weights)
-    member, _ = softmax_rows(polya_loglik(N[:, None], alpha[None]).sum(-1) + log_w)
+def _memberships(c: _Counts, alpha: np.ndarray, weights: np.ndarray) -> tuple:
+    "Workers' posterior over communities from observed counts c; weights: MAP under Dirichlet(½)."
+    live = np.flatnonzero(weights)  # a pruned community's membership is 0: not computed
+    log_p = np.full((len(c.n), len(weights)), -np.inf)
+    log_p[:, live] = np.stack([polya_loglik(c, alpha[g]) for g in live], 1).sum(-1)
+    log_p[:, live] += np.log(weights[live])
+    member, _ = softmax_rows(log_p)
     kept = np.maximum(member.sum(0) - 0.5, 0)  # a community must hold half a worker
     return member, kept / kept.sum()
-
 
 # %% ../nbs/03h_hierarchy.ipynb #817f256e
 def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
@@ -2713,23 +2768,23 @@ def _fit_hierarchy(
 ) -> tuple:
     "Empirical-Bayes M-step: posterior-mean confusions (W, c, x) and the fitted `_Hierarchy`."
     alpha, weights, member = start or _start_hierarchy(N, M, communities)
+    counts, obs = _counts(N), _observed_prior(alpha, M)  # both reused by the rounds
     for _ in range(rounds):
-        obs = _observed_prior(alpha, M)
         obs = np.stack(
             [
-                _strength_step(N, member[:, g], o) if w > 0 else o
+                _strength_step(counts, member[:, g], o) if w > 0 else o
                 for g, (o, w) in enumerate(zip(obs, weights))
             ]
         )
         alpha = _true_strength(obs, alpha, M)
+        obs = _observed_prior(alpha, M)  # the memberships' and the next round's
         if communities > 1:
-            member, weights = _memberships(N, _observed_prior(alpha, M), weights)
+            member, weights = _memberships(counts, obs, weights)
     Nt = _true_counts(N, E, M)
     W, K, C = len(Nt), Nt.shape[1], len(alpha)
     own = normalise_confusion((Nt[:, None] + alpha[None]).reshape(W * C, K, K), 0.0)
     E = np.einsum("wg,wgkx->wkx", member, own.reshape(W, C, K, K))
     return E, _Hierarchy(alpha, weights, member)
-
 
 # %% ../nbs/03h_hierarchy.ipynb #3f71af85
 def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:

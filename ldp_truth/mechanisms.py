@@ -15,7 +15,6 @@ from typing import Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.optimize import brentq
 
 from .data import (Answers, RngLike, as_generator, check_choice, check_count, check_domain,
                             check_fraction, check_nonnegative, check_positive, check_real,
@@ -264,6 +263,8 @@ def two_layer_bounds(
         raise ValueError(
             f"a must lie in [0, p^f) = [0, {p:.6g}) at epsilon={e} with max_answers, got {a}"
         )
+    from scipy.optimize import brentq  # here, not at import: scipy.optimize loads in ≥ 0.1 s
+
     b_hi = lambda a: min(1.0, 2 * (s - 1) / s - a) * (1 - 1e-12)  # the widest interval above a
     if _two_layer_fwd(a, b_hi(a), s, M) > e:
         a_min = brentq(

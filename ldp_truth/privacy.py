@@ -11,7 +11,6 @@ from typing import Callable, Optional, Union
 
 import numpy as np
 import pandas as pd
-from scipy import integrate, stats
 
 from .data import (Answers, RngLike, as_generator, check_count, check_fraction,
                             check_nonnegative, check_positive, check_real)
@@ -166,6 +165,8 @@ def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: 
 # %% ../nbs/05_privacy.ipynb #ec98f905
 def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
     "Exact δ(ε) of the Gaussian mechanism N(0, σ²), sensitivity Δ (Balle & Wang 2018, Thm 8)."
+    from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
+
     e, s, d = (
         check_nonnegative(epsilon, "epsilon"),
         check_positive(sigma, "sigma"),
@@ -177,6 +178,8 @@ def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> fl
 # %% ../nbs/05_privacy.ipynb #f10c96ee
 def _delta_known_variance(e: float, lam: float, d: float) -> float:
     "E_y[δ_√y(ε)] over y ~ Exp(rate lam), by quadrature split at the kink y = Δ²/2ε."
+    from scipy import integrate  # here, not at import: scipy.integrate loads in ≥ 0.1 s
+
     f = lambda y: gaussian_delta(e, math.sqrt(y), d) * lam * math.exp(-lam * y) if y > 0 else lam
     kink = d * d / (2 * e) if e > 0 else 1 / lam
     parts = [(0, kink), (kink, np.inf)]
@@ -203,6 +206,8 @@ def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float =
 # %% ../nbs/05_privacy.ipynb #d5ddc7dc
 def clopper_pearson(k, n: int, alpha: float) -> tuple:
     "Two-sided (1−α) Clopper–Pearson interval of a binomial proportion, vectorised over k."
+    from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
+
     k = np.asarray(k, dtype=np.float64)
     n = check_count(n, "n")
     a = check_fraction(alpha, "alpha", zero=False, one=False)
@@ -412,9 +417,6 @@ def audit(
     )
 
 # %% ../nbs/05_privacy.ipynb #0515e3e2
-from scipy.optimize import brentq
-
-
 def _rr_loss_pmf(epsilon: float, m: int, n_classes: int) -> np.ndarray:
     "Pr(A − B = d), d = −m..m: privacy loss / ε of m k-ary RR reports of two opposite vectors."
     e = np.exp(-epsilon)  # p, q scaled by e^{−ε}: no overflow for large ε
@@ -453,6 +455,8 @@ def rr_worker_delta(
 # %% ../nbs/05_privacy.ipynb #b98d1a96
 def rr_worker_epsilon(epsilon: float, m: int, delta: float, n_classes: int = 2) -> float:
     "Least ε′ with δ(ε′) ≤ δ for a worker's m k-ary RR answers at ε (mε when δ = 0)."
+    from scipy.optimize import brentq  # here, not at import: scipy.optimize loads in ≥ 0.1 s
+
     e, m, k = _check_rr_vector(epsilon, m, n_classes)
     dl = check_fraction(delta, "delta", one=False)
     pmf, loss = _rr_loss_pmf(e, m, k), e * np.arange(-m, m + 1)
