@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -955,18 +955,26 @@ def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
                     parts[b, worker[a], value[a], c] += P[t, c]
 
 # %% ../nbs/03a_kernels.ipynb #0fc6e403
+M_STEP_VALUES = 2**14  # the fused M-step counts this many table values, then normalises, logs them
+
+
 def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, logs):
     "Per worker block: N[w, z, c] = Σ P[task, c] over w's answers z (`logs`: normalised, log)."
     K, cells, flat = P.shape[1], np.uint64(N.shape[1] * N.shape[2]), N.reshape(-1)
+    rows = np.uint64(max(1, M_STEP_VALUES // (N.shape[1] * N.shape[2])))
     for b in prange(len(cuts) - 1):
-        for w in range(cuts[b], cuts[b + 1]):
-            N[w] = 0.0
-            for a in range(ptr[w], ptr[w + 1]):
-                for c in range(K):
-                    N[w, value[a], c] += P[task[a], c]
-        if len(logs):  # the block still in cache
-            _normalise_rows(N, smoothing, N, cuts[b], cuts[b + 1])
-            _log_range(flat, logs, cuts[b] * cells, cuts[b + 1] * cells)
+        lo = cuts[b]
+        while lo < cuts[b + 1]:  # a chunk of workers: counted, then normalised (still in cache)
+            hi = min(lo + rows, cuts[b + 1])
+            for w in range(lo, hi):
+                N[w] = 0.0
+                for a in range(ptr[w], ptr[w + 1]):
+                    for c in range(K):
+                        N[w, value[a], c] += P[task[a], c]
+            if len(logs):
+                _normalise_rows(N, smoothing, N, lo, hi)
+                _log_range(flat, logs, lo * cells, hi * cells)
+            lo = hi
 
 # %% ../nbs/03a_kernels.ipynb #14b14e52
 def _normalise_rows(N, smoothing, E, lo, hi):
