@@ -842,11 +842,11 @@ class AnswerOrder:
 
     def table(self, name: str, n_classes: int, rows: Optional[int] = None) -> np.ndarray:
         "Work table `name` ('parts': one per by-task block), (W, `rows` or L, K): made once."
-        if (name, n_classes) not in self._tables:
+        if (name, n_classes, rows) not in self._tables:
             blocks = (len(self.mcuts) - 1,) if name == "parts" else ()
             shape = (*blocks, self.shape[0], rows or self.shape[1], n_classes)
-            self._tables[name, n_classes] = np.empty(shape)
-        return self._tables[name, n_classes]
+            self._tables[name, n_classes, rows] = np.empty(shape)
+        return self._tables[name, n_classes, rows]
 
 
 # %% ../nbs/03a_kernels.ipynb #5f30b06d
@@ -984,7 +984,7 @@ def _normalise_rows(N, smoothing, E, lo, hi):
         for c in range(K):  # the column's sum in a register (a K-vector in memory: 1.3× the time)
             s = 0.0
             for z in range(L):
-                v = max(N[w, z, c] + smoothing, 1e-10)
+                v = max(N[w, z, c] + smoothing, EPS)
                 E[w, z, c] = v
                 s += v
             for z in range(L):
@@ -1086,14 +1086,14 @@ def _ds_channel_m_step(N, E, M, Q, smoothing, O, cuts):
                     o = 0.0
                     for x in range(K):
                         o += E[w, x, c] * M[x, z]
-                    R[z, c] = N[w, z, c] / max(o, 1e-10)
+                    R[z, c] = N[w, z, c] / max(o, EPS)
             for c in range(K):
                 total = 0.0
                 for x in range(K):
                     s = 0.0
                     for z in range(L):
                         s += R[z, c] * M[x, z]
-                    v = max(E[w, x, c] * s + Q[c, x] + smoothing, 1e-10)
+                    v = max(E[w, x, c] * s + Q[c, x] + smoothing, EPS)
                     E[w, x, c] = v
                     total += v
                 for x in range(K):
@@ -1103,7 +1103,7 @@ def _ds_channel_m_step(N, E, M, Q, smoothing, O, cuts):
                     o = 0.0
                     for x in range(K):
                         o += E[w, x, c] * M[x, z]
-                    O[w, z, c] = max(o, 1e-10)
+                    O[w, z, c] = max(o, EPS)
 
 # %% ../nbs/03a_kernels.ipynb #18097b9f
 def fused_channel_m_step(
