@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -92,7 +92,9 @@ os.environ.setdefault(
     "NUMBA_THREADING_LAYER", "forksafe"
 )  # read when numba is imported: no GNU OpenMP
 _PARALLEL_LOCK = threading.Lock()  # one Python thread at a time in numba's parallel sections
-_INNER = ("_normalise_rows", "_kos_half", "_exp_range", "_log_range", "_softmax_block")
+_INNER = (
+    "_normalise_rows", "_kos_half", "_exp_range", "_log_range", "_softmax_block", "_prefetch_row"
+)
 
 
 def _jit(fn: Callable, parallel: bool = False) -> Callable:
@@ -102,7 +104,7 @@ def _jit(fn: Callable, parallel: bool = False) -> Callable:
 
         if parallel and numba.config.THREADING_LAYER == "default":  # numba was imported before us
             numba.config.THREADING_LAYER = "forksafe"
-        globals()["prange"] = numba.prange
+        globals()["prange"], globals()["_prefetch"] = numba.prange, _prefetch_hint()
         jit = numba.njit(cache=True, parallel=parallel, nogil=True, error_model="numpy")
         for name in _INNER:  # dispatchers in place (compiled lazily) before any caller compiles
             if name not in _COMPILED and name in globals():
@@ -126,6 +128,47 @@ def _run(fn: Callable, *args, parallel: bool = False):
 def _unsigned(x: np.ndarray) -> np.ndarray:
     "x viewed as unsigned integers (indices ≥ 0: compiled loops skip their negative-index checks)."
     return x.view(np.dtype(f"u{x.itemsize}"))
+
+# %% ../nbs/03a_kernels.ipynb #b2e4d0f3
+PREFETCH_AHEAD = 96  # answers: the compiled DS steps ask for the row of the answer this far ahead
+
+
+def _prefetch(x, i):
+    "A hint that x's element i (counted in memory from x's first) is read soon: nothing in Python."
+
+
+# %% ../nbs/03a_kernels.ipynb #c3f5e1a4
+@lru_cache(maxsize=1)
+def _prefetch_hint() -> Callable:
+    "`_prefetch` compiled: numba's intrinsic for LLVM's `llvm.prefetch` (read, keep in all caches)."
+    from llvmlite import ir
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    def codegen(context, builder, sig, args):
+        x = context.make_array(sig.args[0])(context, builder, args[0])
+        byte, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = builder.module.declare_intrinsic(
+            "llvm.prefetch", [byte], ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32])
+        )
+        address = builder.bitcast(builder.gep(x.data, [args[1]]), byte)
+        builder.call(fn, [address, i32(0), i32(3), i32(1)])  # read, highest locality, data
+        return context.get_dummy_value()
+
+    @intrinsic
+    def _prefetch(typingctx, x, i):
+        if isinstance(x, types.Array) and isinstance(i, types.Integer):
+            return types.void(x, i), codegen
+
+    return _prefetch
+
+
+# %% ../nbs/03a_kernels.ipynb #d4a6f2b5
+def _prefetch_row(x, row, width):
+    "`_prefetch` of the first and last element of row `row` of x's memory seen as rows of `width`."
+    _prefetch(x, row * width)
+    _prefetch(x, row * width + width - np.uint64(1))
+
 
 # %% ../nbs/03a_kernels.ipynb #c9d02bf8
 def has_answers(task: np.ndarray, n_tasks: int) -> np.ndarray:
@@ -929,6 +972,7 @@ def _softmax_block(P, flat, log_prior, lo, hi):
 def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
     "Per task block: P[t] = softmax(log_prior + Σ B[w, z] over t's answers); lse[b] = Σ lse."
     K, flat = np.uint64(P.shape[1]), P.reshape(-1)
+    L, ahead, last = np.uint64(B.shape[1]), np.uint64(PREFETCH_AHEAD), np.uint64(len(worker) - 1)
     rows = np.uint64(max(1, SOFTMAX_VALUES // P.shape[1]))
     for b in prange(len(cuts) - 1):
         total, lo = 0.0, cuts[b]
@@ -937,11 +981,14 @@ def _ds_e_step(ptr, worker, value, B, log_prior, P, cuts, lse):
             for t in range(lo, hi):
                 P[t] = 0.0
                 for a in range(ptr[t], ptr[t + 1]):
+                    j = min(a + ahead, last)  # B's row (w, z) of the answer `ahead` answers on
+                    _prefetch_row(B, worker[j] * L + value[j], K)
                     for c in range(K):
                         P[t, c] += B[worker[a], value[a], c]
             total += _softmax_block(P, flat, log_prior, lo, hi)
             lo = hi
         lse[b] = total
+
 
 # %% ../nbs/03a_kernels.ipynb #06f0ed06
 def _ds_counts_by_task(ptr, worker, value, P, parts, cuts):
@@ -961,6 +1008,7 @@ M_STEP_VALUES = 2**14  # the fused M-step counts this many table values, then no
 def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, logs):
     "Per worker block: N[w, z, c] = Σ P[task, c] over w's answers z (`logs`: normalised, log)."
     K, cells, flat = P.shape[1], np.uint64(N.shape[1] * N.shape[2]), N.reshape(-1)
+    ahead, last, width = np.uint64(PREFETCH_AHEAD), np.uint64(len(task) - 1), np.uint64(K)
     rows = np.uint64(max(1, M_STEP_VALUES // (N.shape[1] * N.shape[2])))
     for b in prange(len(cuts) - 1):
         lo = cuts[b]
@@ -969,12 +1017,14 @@ def _ds_counts_by_worker(ptr, task, value, P, N, cuts, smoothing, logs):
             for w in range(lo, hi):
                 N[w] = 0.0
                 for a in range(ptr[w], ptr[w + 1]):
+                    _prefetch_row(P, task[min(a + ahead, last)], width)
                     for c in range(K):
                         N[w, value[a], c] += P[task[a], c]
             if len(logs):
                 _normalise_rows(N, smoothing, N, lo, hi)
                 _log_range(flat, logs, lo * cells, hi * cells)
             lo = hi
+
 
 # %% ../nbs/03a_kernels.ipynb #14b14e52
 def _normalise_rows(N, smoothing, E, lo, hi):
