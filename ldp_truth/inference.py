@@ -2345,17 +2345,28 @@ class _Part(NamedTuple):
 
 # %% ../nbs/03g_partial_fit.ipynb #43551b72
 class _Appended(NamedTuple):
-    "What a batch touched: the tasks (sorted), their answers before it, all their answers by task."
+    "What a batch changed: the tasks touched (sorted), all their answers by task, answers in, out."
 
     touched: np.ndarray
-    old: _Part
     answers: _Part
+    added: _Part  # its new answers, and the new value of each revised one
+    removed: _Part  # the old value of each revised answer
+
+# %% ../nbs/03g_partial_fit.ipynb #a3c95e10
+def _joined(a: _Part, b: _Part) -> _Part:
+    "`a`'s answers then `b`'s."
+    return _Part(*(np.r_[x, y] for x, y in zip(a, b)))
+
+# %% ../nbs/03g_partial_fit.ipynb #a3c95e11
+def _rows(p: _Part, which: np.ndarray) -> _Part:
+    "The answers of `p` that `which` (a mask or indices) picks."
+    return _Part(*(x[which] for x in p))
 
 # %% ../nbs/03g_partial_fit.ipynb #20527af6
 def _by_task(old: _Part, new: _Part, n_touched: int) -> tuple:
     "The old answers then the new, grouped by task: where each task's run starts, and them."
-    both = [np.r_[old.local, new.local], np.r_[old.worker, new.worker], np.r_[old.value, new.value]]
-    ptr, worker, value = group_by(both[0], n_touched, *both[1:])
+    both = _joined(old, new)
+    ptr, worker, value = group_by(both.local, n_touched, both.worker, both.value)
     local = np.repeat(np.arange(n_touched, dtype=old.local.dtype), np.diff(ptr))
     return ptr, _Part(local, worker, value)
 
@@ -2392,34 +2403,46 @@ class _AnswerStore:
         worker = _numbered(found_w, self.workers.n).astype(self.worker.dtype)[batch.worker]
         task = _numbered(found_t, self.tasks.n).astype(self.task.dtype)[batch.task]
         n_workers = self.workers.n + int((found_w < 0).sum())
-        touched = _present(task, self.tasks.n + int((found_t < 0).sum()))
-        rank = np.full(self.tasks.n + int((found_t < 0).sum()), -1, np.int32)
-        rank[touched] = np.arange(len(touched), dtype=np.int32)
-        n_old = np.zeros(len(touched), np.int64)
-        seen = touched < self.tasks.n  # the first ones: new tasks are numbered after
-        n_old[seen] = self.per_task[touched[seen]]
-        pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
-        old, new = _Part(local, self.worker[pos], self.value[pos]), _Part(rank[task], worker, value)
+        n_tasks = self.tasks.n + int((found_t < 0).sum())
+        touched = _present(task, n_tasks)
+        pos, old, n_old, rank = self._answers_to(touched, n_tasks)
+        new = _Part(rank[task], worker, value)
         ptr, now = _by_task(old, new, len(touched))
-        fresh = np.ones(len(batch), bool)
         again = repeated_pairs(ptr, n_old, now.worker, n_workers)
         if again and duplicates == "error":
             raise ValueError(
                 f"{again} (worker, task) pairs of the batch were answered before; pass "
                 "duplicates='last' to keep the batch's answer"
             )
+        fresh, added, removed = np.ones(len(batch), bool), new, _rows(old, slice(0))
         if again:  # a revised answer keeps its place
-            at = _pairs_at(old, new, n_workers)
-            hit = at >= 0
-            self.value[pos[hit]], fresh[at[hit]] = value[at[hit]], False
-            revised = _Part(local, old.worker, self.value[pos])
-            ptr, now = _by_task(revised, _Part(*(x[fresh] for x in new)), len(touched))
+            hit, fresh = self._revise(pos, old, new, n_workers)
+            kept = old._replace(value=self.value[pos])
+            added, removed = _joined(_rows(kept, hit), _rows(new, fresh)), _rows(old, hit)
+            ptr, now = _by_task(kept, _rows(new, fresh), len(touched))
         self.workers.add(batch.workers, found_w)
         self.tasks.add(batch.tasks, found_t)
         self._write(worker[fresh], task[fresh], value[fresh])
         self.per_task = _room(self.per_task, self.tasks.n)
         self.per_task[touched] = np.diff(ptr)
-        return _Appended(touched, old, now)
+        return _Appended(touched, now, added, removed)
+
+    def _answers_to(self, touched: np.ndarray, n_tasks: int) -> tuple:
+        "The answers so far to the `touched` tasks: positions, them, each task's count, task ranks."
+        rank = np.full(n_tasks, -1, np.int32)
+        rank[touched] = np.arange(len(touched), dtype=np.int32)
+        n_old = np.zeros(len(touched), np.int64)
+        seen = touched < self.tasks.n  # the first ones: new tasks are numbered after
+        n_old[seen] = self.per_task[touched[seen]]
+        pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
+        return pos, _Part(local, self.worker[pos], self.value[pos]), n_old, rank
+
+    def _revise(self, pos: np.ndarray, old: _Part, new: _Part, n_workers: int) -> tuple:
+        "Batch answers to pairs answered before, written over them (at `pos`): which; the rest."
+        at = _pairs_at(old, new, n_workers)
+        hit, fresh = at >= 0, np.ones(len(new.local), bool)
+        self.value[pos[hit]], fresh[at[hit]] = new.value[at[hit]], False
+        return hit, fresh
 
     def _write(self, worker: np.ndarray, task: np.ndarray, value: np.ndarray) -> np.ndarray:
         "Append answers after those so far: their positions."
@@ -2564,7 +2587,7 @@ class _TouchedEM:
     "EM statistics of all answers, E-steps on the tasks a batch touched only (partial E-steps)."
 
     def __init__(self, state: _EMState, A: Answers, batch: _Appended, log_channel):
-        old, now, touched = batch.old, batch.answers, batch.touched
+        now, touched = batch.answers, batch.touched
         self.state, self.touched, self.n_workers = state, touched, A.n_workers
         W, T, L = A.n_workers, len(touched), A.n_classes
         P_old = np.full((T, state.P.shape[1]), np.nan)
@@ -2572,30 +2595,34 @@ class _TouchedEM:
         P_old[before] = np.take(state.P, touched[before], axis=0)  # P[rows]: 18× as long
         answered = ~np.isnan(P_old[:, 0])
         P_old[~answered] = 0.0
+        self.X = onehot(now.worker, now.local, now.value, W, T, L)  # grouped by task: no sort
+        votes = lambda p: class_counts(p.local, p.value, T, L).astype(np.float64)
+        counts, change = votes(now), votes(batch.added) - votes(batch.removed)
+        vote, pool = _vote_pool(counts, log_channel)
+        self.pool = state.pool - _vote_pool(counts - change, log_channel)[1] + pool
+        self.P = np.where(answered[:, None], P_old, vote)  # start: kept posteriors, else votes
+        self.values = state.values + _column_sums(change).astype(np.int64)
         N = np.zeros((W,) + state.N.shape[1:])
         N[: len(state.N)] = state.N
-        subtract_counts(N, old.worker, old.value, old.local, P_old)  # the old posteriors' share out
-        n_rest, H_rest = state.n - int(answered.sum()), state.H - _entropy(P_old)
-        self.rest = N, state.s - _column_sums(P_old), n_rest, H_rest
-        self.X = onehot(now.worker, now.local, now.value, W, T, L)  # grouped by task: no sort
-        counts = class_counts(now.local, now.value, T, L).astype(np.float64)
-        vote, pool = _vote_pool(counts, log_channel)
-        old_counts = class_counts(old.local, old.value, T, L).astype(np.float64)
-        self.pool = state.pool - _vote_pool(old_counts, log_channel)[1] + pool
-        self.P = np.where(answered[:, None], P_old, vote)  # start: kept posteriors, else votes
-        added = _column_sums(counts) - _column_sums(old_counts)  # answers of each symbol
-        self.values = state.values + added.astype(np.int64)
+        subtract_counts(N, batch.removed.worker, batch.removed.value, batch.removed.local, self.P)
+        subtract_counts(N, batch.added.worker, batch.added.value, batch.added.local, -self.P)
+        s, n = state.s - _column_sums(P_old), state.n - int(answered.sum())
+        self.last = N, s + _column_sums(self.P), n + T  # the start's statistics
+        self.rest = N - self._counts(), s, n, state.H - _entropy(P_old)
         self.n_classes, self.n_tasks = L, A.n_tasks
 
     def em_start(self, log_channel: Optional[np.ndarray], init=None) -> tuple:
         "The statistics at the start (the kept posteriors; new tasks: vote shares)."
-        return self._stats()
+        return self.last
+
+    def _counts(self) -> np.ndarray:
+        "The touched answers' expected counts under the posteriors now (compiled path: X's table)."
+        table = None if sp.issparse(self.X) else self.X.table("counts", self.P.shape[1])
+        return observed_counts(self.X, self.P, self.n_workers, table)
 
     def _stats(self) -> tuple:
         N, s, n, _ = self.rest
-        table = None if sp.issparse(self.X) else self.X.table("counts", self.P.shape[1])
-        N = N + observed_counts(self.X, self.P, self.n_workers, table)
-        self.last = N, s + _column_sums(self.P), n + len(self.P)
+        self.last = N + self._counts(), s + _column_sums(self.P), n + len(self.P)
         return self.last
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
