@@ -2434,7 +2434,10 @@ class _AnswerStore:
         n_old = np.zeros(len(touched), np.int64)
         seen = touched < self.tasks.n  # the first ones: new tasks are numbered after
         n_old[seen] = self.per_task[touched[seen]]
-        pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
+        if n_old.any():
+            pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
+        else:  # new tasks only: no scan
+            pos, local = np.empty(0, np.int64), np.empty(0, rank.dtype)
         return pos, _Part(local, self.worker[pos], self.value[pos]), n_old, rank
 
     def _revise(self, pos: np.ndarray, old: _Part, new: _Part, n_workers: int) -> tuple:
