@@ -2276,7 +2276,7 @@ class MMSR(Aggregator):
 # %% ../nbs/03g_partial_fit.ipynb #cbc72132
 from typing import NamedTuple
 
-from .kernels import answers_of, group_by, repeated_pairs, subtract_counts
+from .kernels import answers_of, by_task, repeated_pairs, subtract_counts
 
 # %% ../nbs/03g_partial_fit.ipynb #b95da5db
 def _numbered(found: np.ndarray, start: int) -> np.ndarray:
@@ -2362,14 +2362,6 @@ def _rows(p: _Part, which: np.ndarray) -> _Part:
     "The answers of `p` that `which` (a mask or indices) picks."
     return _Part(*(x[which] for x in p))
 
-# %% ../nbs/03g_partial_fit.ipynb #20527af6
-def _by_task(old: _Part, new: _Part, n_touched: int) -> tuple:
-    "The old answers then the new, grouped by task: where each task's run starts, and them."
-    both = _joined(old, new)
-    ptr, worker, value = group_by(both.local, n_touched, both.worker, both.value)
-    local = np.repeat(np.arange(n_touched, dtype=old.local.dtype), np.diff(ptr))
-    return ptr, _Part(local, worker, value)
-
 # %% ../nbs/03g_partial_fit.ipynb #dbb81c5f
 def _pairs_at(old: _Part, new: _Part, n_workers: int) -> np.ndarray:
     "For each old answer, the new answer to the same (worker, task) pair (−1: none), by a hash."
@@ -2405,21 +2397,22 @@ class _AnswerStore:
         n_workers = self.workers.n + int((found_w < 0).sum())
         n_tasks = self.tasks.n + int((found_t < 0).sum())
         touched = _present(task, n_tasks)
-        pos, old, n_old, rank = self._answers_to(touched, n_tasks)
+        pos, local, n_old, rank = self._answers_to(touched, n_tasks)
         new = _Part(rank[task], worker, value)
-        ptr, now = _by_task(old, new, len(touched))
+        ptr, now = self._by_task(pos, local, n_old, new)
         again = repeated_pairs(ptr, n_old, now.worker, n_workers)
         if again and duplicates == "error":
             raise ValueError(
                 f"{again} (worker, task) pairs of the batch were answered before; pass "
                 "duplicates='last' to keep the batch's answer"
             )
-        fresh, added, removed = np.ones(len(batch), bool), new, _rows(old, slice(0))
+        fresh, added, removed = np.ones(len(batch), bool), new, _rows(new, slice(0))
         if again:  # a revised answer keeps its place
+            old = _Part(local, self.worker[pos], self.value[pos])
             hit, fresh = self._revise(pos, old, new, n_workers)
             kept = old._replace(value=self.value[pos])
             added, removed = _joined(_rows(kept, hit), _rows(new, fresh)), _rows(old, hit)
-            ptr, now = _by_task(kept, _rows(new, fresh), len(touched))
+            ptr, now = self._by_task(pos, local, n_old, _rows(new, fresh))
         self.workers.add(batch.workers, found_w)
         self.tasks.add(batch.tasks, found_t)
         self._write(worker[fresh], task[fresh], value[fresh])
@@ -2428,7 +2421,7 @@ class _AnswerStore:
         return _Appended(touched, now, added, removed)
 
     def _answers_to(self, touched: np.ndarray, n_tasks: int) -> tuple:
-        "The answers so far to the `touched` tasks: positions, them, each task's count, task ranks."
+        "Answers so far to the `touched` tasks: positions, tasks' ranks, counts per task, ranks."
         rank = np.full(n_tasks, -1, np.int32)
         rank[touched] = np.arange(len(touched), dtype=np.int32)
         n_old = np.zeros(len(touched), np.int64)
@@ -2438,7 +2431,13 @@ class _AnswerStore:
             pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
         else:  # new tasks only: no scan
             pos, local = np.empty(0, np.int64), np.empty(0, rank.dtype)
-        return pos, _Part(local, self.worker[pos], self.value[pos]), n_old, rank
+        return pos, local, n_old, rank
+
+    def _by_task(self, pos: np.ndarray, local: np.ndarray, n_old: np.ndarray, new: _Part) -> tuple:
+        "The answers at `pos` (tasks `local`) then `new`, grouped by task: where runs start, them."
+        ptr, worker, value = by_task(pos, local, n_old, self.worker, self.value, new)
+        tasks = np.repeat(np.arange(len(n_old), dtype=local.dtype), np.diff(ptr))
+        return ptr, _Part(tasks, worker, value)
 
     def _revise(self, pos: np.ndarray, old: _Part, new: _Part, n_workers: int) -> tuple:
         "Batch answers to pairs answered before, written over them (at `pos`): which; the rest."

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'group_by', 'repeated_pairs', 'subtract_counts']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs', 'subtract_counts']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -1391,15 +1391,46 @@ def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
     return pos[:n], local
 
 # %% ../nbs/03g_partial_fit.ipynb #0724d7f2
-def group_by(key: np.ndarray, n_keys: int, *arrays: np.ndarray) -> tuple:
-    "Where each key's run starts (n_keys + 1 offsets), and `arrays` stably grouped by `key`."
-    if kernel_path(len(key)) != "numba":
-        order = np.argsort(key, kind="stable")
-        ptr = np.r_[0, np.cumsum(np.bincount(key, minlength=n_keys))]
-        return (ptr, *(x[order] for x in arrays))
-    key = _unsigned(key)
-    ptr = _run(_starts, key, n_keys)
-    return (ptr, *(_run(_group, key, ptr, x) for x in arrays))
+def _by_task(ptr, pos, local, worker, value, new_local, new_worker, new_value, out_w, out_z):
+    "Answers at `pos` (tasks `local`), then the new, into out_* by task (runs `ptr`): all full?"
+    nxt, end = ptr[:-1].copy(), len(out_w)
+    for i in range(len(pos)):
+        s = nxt[local[i]]
+        nxt[local[i]] = s + 1
+        if s < end:
+            out_w[s], out_z[s] = worker[pos[i]], value[pos[i]]
+    for i in range(len(new_local)):
+        s = nxt[new_local[i]]
+        nxt[new_local[i]] = s + 1
+        if s < end:
+            out_w[s], out_z[s] = new_worker[i], new_value[i]
+    for t in range(len(nxt)):
+        if nxt[t] != ptr[t + 1]:
+            return False
+    return True
+
+# %% ../nbs/03g_partial_fit.ipynb #b7d24e01
+def by_task(
+    pos: np.ndarray,  # positions of the old answers in `worker` and `value`
+    local: np.ndarray,  # their tasks (0 … len(n_old) − 1)
+    n_old: np.ndarray,  # each task's number of old answers
+    worker: np.ndarray,  # the old answers' workers (a column the positions index)
+    value: np.ndarray,  # and their values
+    new: tuple,  # the new answers: (tasks, workers, values)
+) -> tuple:
+    "Old answers at `pos`, then the new, by task (stable): runs (n_tasks + 1), workers, values."
+    new_local, new_worker, new_value = new
+    ptr = np.r_[0, np.cumsum(n_old + np.bincount(new_local, minlength=len(n_old)))]
+    if kernel_path(len(pos) + len(new_local)) != "numba":
+        if not np.array_equal(np.bincount(local, minlength=len(n_old)), n_old):
+            raise ValueError("n_old must count the old answers of each task")
+        order = np.argsort(np.r_[local, new_local], kind="stable")
+        return ptr, np.r_[worker[pos], new_worker][order], np.r_[value[pos], new_value][order]
+    out_worker, out_value = np.empty(ptr[-1], worker.dtype), np.empty(ptr[-1], value.dtype)
+    args = (_unsigned(ptr), _unsigned(pos), _unsigned(local), worker, value, _unsigned(new_local))
+    if not _run(_by_task, *args, new_worker, new_value, out_worker, out_value):
+        raise ValueError("n_old must count the old answers of each task")
+    return ptr, out_worker, out_value
 
 # %% ../nbs/03g_partial_fit.ipynb #0e26bdab
 def _repeats(ptr, n_old, worker, mark):
