@@ -2564,13 +2564,17 @@ def _entropy(P: np.ndarray) -> float:
 class _EMState:
     "Dawid–Skene's sufficient statistics of all answers under the kept posteriors (see above)."
 
-    def __init__(self, A: Answers, proba: np.ndarray, labels: np.ndarray, log_channel):
-        P = np.nan_to_num(proba)
-        counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+    def __init__(
+        self, A: Answers, proba: np.ndarray, labels: np.ndarray, log_channel, pooled: bool = True
+    ):
+        P, self.pool = np.nan_to_num(proba), None  # `pooled`: keep the shrinkage's crowd counts
+        if pooled:
+            counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+            self.pool = _vote_pool(counts, log_channel)[1]
         X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         self.N = np.ascontiguousarray(observed_counts(X, P, A.n_workers))  # (W, c, z)
         self.s, self.n = P.sum(0), int((~np.isnan(proba[:, 0])).sum())
-        self.H, self.pool = _entropy(P), _vote_pool(counts, log_channel)[1]
+        self.H = _entropy(P)
         self.values = np.bincount(A.value, minlength=A.n_classes)
         self.P, self.labels, self.n_tasks = proba, labels, A.n_tasks
 
@@ -2600,9 +2604,13 @@ class _TouchedEM:
         self.X = onehot(now.worker, now.local, now.value, W, T, L)  # grouped by task: no sort
         votes = lambda p: class_counts(p.local, p.value, T, L).astype(np.float64)
         counts, change = votes(now), votes(batch.added) - votes(batch.removed)
-        vote, pool = _vote_pool(counts, log_channel)
-        self.pool = state.pool - _vote_pool(counts - change, log_channel)[1] + pool
-        self.P = np.where(answered[:, None], P_old, vote)  # start: kept posteriors, else votes
+        self.P = P_old.copy()  # start: kept posteriors, else vote shares
+        self.P[~answered] = _vote_pool(counts[~answered], log_channel)[0]
+        if state.pool is None:  # no shrinkage: no crowd counts kept
+            self.pool = None
+        else:
+            self.pool = state.pool - _vote_pool(counts - change, log_channel)[1]
+            self.pool += _vote_pool(counts, log_channel)[1]
         self.values = state.values + _column_sums(change).astype(np.int64)
         N = np.zeros((W,) + state.N.shape[1:])
         N[: len(state.N)] = state.N
@@ -2666,7 +2674,7 @@ def _ds_warm_fit(self, A: Answers, batch: _Appended):
 def _ds_keep_state(self, A: Answers):
     "Dawid–Skene's statistics of all answers under the fitted posteriors, for the next batch."
     M = _check_channel(self.channel, A.n_classes)
-    self._em = _EMState(A, self.proba_, self.labels_, _log_channel(M))
+    self._em = _EMState(A, self.proba_, self.labels_, _log_channel(M), pooled=bool(self.shrink_))
 
 
 DawidSkene._warm_fit, DawidSkene._keep_state = _ds_warm_fit, _ds_keep_state
