@@ -9,6 +9,7 @@ work published task by task). The model is fitted by partial_fit on all answers 
 then, for each batch in turn: `partial_fit(batch)` timed, then `DawidSkene().fit(all answers so far)` timed (the
 two interleaved), after one untimed batch (the compiled kernels loaded); `append_s` is the answer store's part of
 that partial_fit (ids, duplicates, the touched tasks' answers found, the batch written).
+`--profile`: cProfile of one random-answers batch at `--answers` (where its time goes), printed only.
 Memory: the tracemalloc peak of one partial_fit and one refit, per answer; and over many batches (`--memory-answers`,
 half the answers first, then 1 % batches to the end, refits included by the 10 % rule) the largest peak of a batch
 and the bytes the model holds, per answer.
@@ -16,8 +17,11 @@ and the bytes the model holds, per answer.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import datetime as dt
+import io
 import os
+import pstats
 import sys
 import time
 import tracemalloc
@@ -134,6 +138,24 @@ def many_batches(n_answers: int, share: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def profile(df: pd.DataFrame, share: float, top: int = 30) -> str:
+    "cProfile of one random-answers `partial_fit` (after two untimed batches): the `top` calls by cumulative time."
+    so_far, parts = split(df, "random answers", share, 3, seed=3)
+    model = fed(DawidSkene(), [so_far, *parts[:2]])
+    prof = cProfile.Profile()
+    prof.runcall(model.partial_fit, parts[2])
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def fed(model: DawidSkene, parts: list) -> DawidSkene:
+    "`model` after partial_fit on each batch in turn."
+    for b in parts:
+        model.partial_fit(b)
+    return model
+
+
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="10⁵ answers, prints only")
@@ -142,8 +164,13 @@ def main(argv=None) -> None:
     p.add_argument("--share", type=float, default=0.01)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--out", type=Path, default=None)
+    p.add_argument("--profile", action="store_true", help="cProfile of one random-answers batch, printed only")
     a = p.parse_args(argv)
     n, n_memory = (100_000, 100_000) if a.quick else (a.answers, a.memory_answers)
+    if a.profile:
+        load = f"load {os.getloadavg()[0]:.1f}"
+        print(f"{load}\n{profile(simulate_frame(n, 1_000), a.share)}{load} → {os.getloadavg()[0]:.1f}")
+        return
     out = a.out or (None if a.quick else DEFAULT_OUT)
     before = f"{os.getloadavg()[0]:.1f}"
     df = simulate_frame(n, 1_000)

@@ -2276,7 +2276,12 @@ class MMSR(Aggregator):
 # %% ../nbs/03g_partial_fit.ipynb #cbc72132
 from typing import NamedTuple
 
-from .kernels import answers_of
+from .kernels import answers_of, by_task, repeated_pairs, subtract_counts
+
+# %% ../nbs/03g_partial_fit.ipynb #b95da5db
+def _numbered(found: np.ndarray, start: int) -> np.ndarray:
+    "`found` (indices, −1: not seen) with the unseen numbered from `start` in order."
+    return np.where(found < 0, np.cumsum(found < 0) - 1 + start, found)
 
 # %% ../nbs/03g_partial_fit.ipynb #3eb32b80
 def _present(x: np.ndarray, n: int) -> np.ndarray:
@@ -2328,25 +2333,40 @@ class _IdIndex:
             self.segments.pop()  # the last two merged: each id is hashed O(log n) times in all
             first = self.segments[-1][0]
             self.segments[-1] = (first, pd.Index(self.buf[first:end]))
-        return np.where(pos < 0, np.cumsum(pos < 0) - 1 + start, pos)
+        return _numbered(pos, start)
 
 # %% ../nbs/03g_partial_fit.ipynb #5c9a54e3
 class _Part(NamedTuple):
-    "Some answers: their positions among all, their task's rank among those touched, worker, value."
+    "Answers of the touched tasks: each one's task (its rank among those touched), worker, value."
 
-    pos: np.ndarray
     local: np.ndarray
     worker: np.ndarray
     value: np.ndarray
 
 # %% ../nbs/03g_partial_fit.ipynb #43551b72
 class _Appended(NamedTuple):
-    "What a batch touched: the tasks (sorted), their answers before it, and the answers it added."
+    "What a batch changed: the tasks touched (sorted), all their answers by task, answers in, out."
 
     touched: np.ndarray
-    old: _Part
-    new_pos: np.ndarray
-    new_local: np.ndarray
+    answers: _Part
+    added: _Part  # its new answers, and the new value of each revised one
+    removed: _Part  # the old value of each revised answer
+
+# %% ../nbs/03g_partial_fit.ipynb #a3c95e10
+def _joined(a: _Part, b: _Part) -> _Part:
+    "`a`'s answers then `b`'s."
+    return _Part(*(np.r_[x, y] for x, y in zip(a, b)))
+
+# %% ../nbs/03g_partial_fit.ipynb #a3c95e11
+def _rows(p: _Part, which: np.ndarray) -> _Part:
+    "The answers of `p` that `which` (a mask or indices) picks."
+    return _Part(*(x[which] for x in p))
+
+# %% ../nbs/03g_partial_fit.ipynb #dbb81c5f
+def _pairs_at(old: _Part, new: _Part, n_workers: int) -> np.ndarray:
+    "For each old answer, the new answer to the same (worker, task) pair (−1: none), by a hash."
+    key = lambda p: p.local.astype(np.int64) * n_workers + p.worker
+    return pd.Index(key(new)).get_indexer(key(old))
 
 # %% ../nbs/03g_partial_fit.ipynb #f79efe42
 class _AnswerStore:
@@ -2372,34 +2392,59 @@ class _AnswerStore:
         "Add `batch`, matched by id (`duplicates='last'`: its answer replaces a pair's old one)."
         value = _batch_values(self.answers(), batch)
         found_w, found_t = self.workers.find(batch.workers), self.tasks.find(batch.tasks)
-        worker, task = found_w[batch.worker], found_t[batch.task]
-        seen = _present(task[task >= 0], self.tasks.n)
-        rank = np.full(self.tasks.n + (found_t < 0).sum(), -1, np.int32)
-        rank[seen] = np.arange(len(seen), dtype=np.int32)
-        pos, local = answers_of(self.task[: self.n], rank, int(self.per_task[seen].sum()))
-        old = _Part(pos, local, self.worker[pos], self.value[pos])
-        known = np.flatnonzero((task >= 0) & (worker >= 0))
-        key = rank[task[known]].astype(np.int64) * self.workers.n + worker[known]
-        at = pd.Index(key).get_indexer(local.astype(np.int64) * self.workers.n + old.worker)
-        again = at >= 0
-        if again.any() and duplicates == "error":
+        worker = _numbered(found_w, self.workers.n).astype(self.worker.dtype)[batch.worker]
+        task = _numbered(found_t, self.tasks.n).astype(self.task.dtype)[batch.task]
+        n_workers = self.workers.n + int((found_w < 0).sum())
+        n_tasks = self.tasks.n + int((found_t < 0).sum())
+        touched = _present(task, n_tasks)
+        pos, local, n_old, rank = self._answers_to(touched, n_tasks)
+        new = _Part(rank[task], worker, value)
+        ptr, now = self._by_task(pos, local, n_old, new)
+        again = repeated_pairs(ptr, n_old, now.worker, n_workers)
+        if again and duplicates == "error":
             raise ValueError(
-                f"{again.sum()} (worker, task) pairs of the batch were answered before; pass "
+                f"{again} (worker, task) pairs of the batch were answered before; pass "
                 "duplicates='last' to keep the batch's answer"
             )
-        n_tasks = self.tasks.n
-        worker = self.workers.add(batch.workers, found_w)[batch.worker]
-        task = self.tasks.add(batch.tasks, found_t)[batch.task]
-        self.value[pos[again]] = value[known[at[again]]]  # a revised answer keeps its place
-        fresh = np.ones(len(batch), bool)
-        fresh[known[at[again]]] = False
-        new_tasks = n_tasks + _present(task[task >= n_tasks] - n_tasks, self.tasks.n - n_tasks)
-        rank[new_tasks] = np.arange(len(seen), len(seen) + len(new_tasks), dtype=np.int32)
-        touched, new_local = np.r_[seen, new_tasks], rank[task[fresh]]
-        new_pos = self._write(worker[fresh], task[fresh], value[fresh])
+        fresh, added, removed = np.ones(len(batch), bool), new, _rows(new, slice(0))
+        if again:  # a revised answer keeps its place
+            old = _Part(local, self.worker[pos], self.value[pos])
+            hit, fresh = self._revise(pos, old, new, n_workers)
+            kept = old._replace(value=self.value[pos])
+            added, removed = _joined(_rows(kept, hit), _rows(new, fresh)), _rows(old, hit)
+            ptr, now = self._by_task(pos, local, n_old, _rows(new, fresh))
+        self.workers.add(batch.workers, found_w)
+        self.tasks.add(batch.tasks, found_t)
+        self._write(worker[fresh], task[fresh], value[fresh])
         self.per_task = _room(self.per_task, self.tasks.n)
-        self.per_task[touched] += np.bincount(new_local, minlength=len(touched))
-        return _Appended(touched, old, new_pos, new_local)
+        self.per_task[touched] = np.diff(ptr)
+        return _Appended(touched, now, added, removed)
+
+    def _answers_to(self, touched: np.ndarray, n_tasks: int) -> tuple:
+        "Answers so far to the `touched` tasks: positions, tasks' ranks, counts per task, ranks."
+        rank = np.full(n_tasks, -1, np.int32)
+        rank[touched] = np.arange(len(touched), dtype=np.int32)
+        n_old = np.zeros(len(touched), np.int64)
+        seen = touched < self.tasks.n  # the first ones: new tasks are numbered after
+        n_old[seen] = self.per_task[touched[seen]]
+        if n_old.any():
+            pos, local = answers_of(self.task[: self.n], rank, int(n_old.sum()))
+        else:  # new tasks only: no scan
+            pos, local = np.empty(0, np.int64), np.empty(0, rank.dtype)
+        return pos, local, n_old, rank
+
+    def _by_task(self, pos: np.ndarray, local: np.ndarray, n_old: np.ndarray, new: _Part) -> tuple:
+        "The answers at `pos` (tasks `local`) then `new`, grouped by task: where runs start, them."
+        ptr, worker, value = by_task(pos, local, n_old, self.worker, self.value, new)
+        tasks = np.repeat(np.arange(len(n_old), dtype=local.dtype), np.diff(ptr))
+        return ptr, _Part(tasks, worker, value)
+
+    def _revise(self, pos: np.ndarray, old: _Part, new: _Part, n_workers: int) -> tuple:
+        "Batch answers to pairs answered before, written over them (at `pos`): which; the rest."
+        at = _pairs_at(old, new, n_workers)
+        hit, fresh = at >= 0, np.ones(len(new.local), bool)
+        self.value[pos[hit]], fresh[at[hit]] = new.value[at[hit]], False
+        return hit, fresh
 
     def _write(self, worker: np.ndarray, task: np.ndarray, value: np.ndarray) -> np.ndarray:
         "Append answers after those so far: their positions."
@@ -2519,15 +2564,24 @@ def _entropy(P: np.ndarray) -> float:
 class _EMState:
     "Dawid–Skene's sufficient statistics of all answers under the kept posteriors (see above)."
 
-    def __init__(self, A: Answers, proba: np.ndarray, labels: np.ndarray, log_channel):
-        P = np.nan_to_num(proba)
-        counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+    def __init__(
+        self, A: Answers, proba: np.ndarray, labels: np.ndarray, log_channel, pooled: bool = True
+    ):
+        P, self.pool = np.nan_to_num(proba), None  # `pooled`: keep the shrinkage's crowd counts
+        if pooled:
+            counts = class_counts(A.task, A.value, A.n_tasks, A.n_classes).astype(np.float64)
+            self.pool = _vote_pool(counts, log_channel)[1]
         X = onehot(A.worker, A.task, A.value, A.n_workers, A.n_tasks, A.n_classes)
         self.N = np.ascontiguousarray(observed_counts(X, P, A.n_workers))  # (W, c, z)
         self.s, self.n = P.sum(0), int((~np.isnan(proba[:, 0])).sum())
-        self.H, self.pool = _entropy(P), _vote_pool(counts, log_channel)[1]
+        self.H = _entropy(P)
         self.values = np.bincount(A.value, minlength=A.n_classes)
         self.P, self.labels, self.n_tasks = proba, labels, A.n_tasks
+
+# %% ../nbs/03g_partial_fit.ipynb #c01a5e75
+def _column_sums(x: np.ndarray) -> np.ndarray:
+    "Σ over the rows of a narrow 2-D array (einsum: x.sum(0) takes 3× as long)."
+    return np.einsum("tk->k", x)
 
 # %% ../nbs/03g_partial_fit.ipynb #4874e747
 def _finite_dot(x: np.ndarray, logs: np.ndarray) -> float:
@@ -2539,40 +2593,46 @@ class _TouchedEM:
     "EM statistics of all answers, E-steps on the tasks a batch touched only (partial E-steps)."
 
     def __init__(self, state: _EMState, A: Answers, batch: _Appended, log_channel):
-        old, touched = batch.old, batch.touched
+        now, touched = batch.answers, batch.touched
         self.state, self.touched, self.n_workers = state, touched, A.n_workers
         W, T, L = A.n_workers, len(touched), A.n_classes
         P_old = np.full((T, state.P.shape[1]), np.nan)
         before = touched < state.n_tasks
-        P_old[before] = state.P[touched[before]]
+        P_old[before] = np.take(state.P, touched[before], axis=0)  # P[rows]: 18× as long
         answered = ~np.isnan(P_old[:, 0])
         P_old[~answered] = 0.0
+        self.X = onehot(now.worker, now.local, now.value, W, T, L)  # grouped by task: no sort
+        votes = lambda p: class_counts(p.local, p.value, T, L).astype(np.float64)
+        counts, change = votes(now), votes(batch.added) - votes(batch.removed)
+        self.P = P_old.copy()  # start: kept posteriors, else vote shares
+        self.P[~answered] = _vote_pool(counts[~answered], log_channel)[0]
+        if state.pool is None:  # no shrinkage: no crowd counts kept
+            self.pool = None
+        else:
+            self.pool = state.pool - _vote_pool(counts - change, log_channel)[1]
+            self.pool += _vote_pool(counts, log_channel)[1]
+        self.values = state.values + _column_sums(change).astype(np.int64)
         N = np.zeros((W,) + state.N.shape[1:])
         N[: len(state.N)] = state.N
-        if len(old.pos):  # the old posteriors' share of the statistics out
-            N -= observed_counts(onehot(old.worker, old.local, old.value, W, T, L), P_old, W)
-        n_rest, H_rest = state.n - int(answered.sum()), state.H - _entropy(P_old)
-        self.rest = N, state.s - P_old.sum(0), n_rest, H_rest
-        pos, local = np.r_[old.pos, batch.new_pos], np.r_[old.local, batch.new_local]
-        worker, value = A.worker[pos], A.value[pos]
-        self.X = onehot(worker, local, value, W, T, L)
-        counts = class_counts(local, value, T, L).astype(np.float64)
-        vote, pool = _vote_pool(counts, log_channel)
-        old_counts = class_counts(old.local, old.value, T, L).astype(np.float64)
-        self.pool = state.pool - _vote_pool(old_counts, log_channel)[1] + pool
-        self.P = np.where(answered[:, None], P_old, vote)  # start: kept posteriors, else votes
-        self.values = state.values + np.bincount(value, minlength=L)
-        self.values -= np.bincount(old.value, minlength=L)
+        subtract_counts(N, batch.removed.worker, batch.removed.value, batch.removed.local, self.P)
+        subtract_counts(N, batch.added.worker, batch.added.value, batch.added.local, -self.P)
+        s, n = state.s - _column_sums(P_old), state.n - int(answered.sum())
+        self.last = N, s + _column_sums(self.P), n + T  # the start's statistics
+        self.rest = N - self._counts(), s, n, state.H - _entropy(P_old)
         self.n_classes, self.n_tasks = L, A.n_tasks
 
     def em_start(self, log_channel: Optional[np.ndarray], init=None) -> tuple:
         "The statistics at the start (the kept posteriors; new tasks: vote shares)."
-        return self._stats()
+        return self.last
+
+    def _counts(self) -> np.ndarray:
+        "The touched answers' expected counts under the posteriors now (compiled path: X's table)."
+        table = None if sp.issparse(self.X) else self.X.table("counts", self.P.shape[1])
+        return observed_counts(self.X, self.P, self.n_workers, table)
 
     def _stats(self) -> tuple:
         N, s, n, _ = self.rest
-        N = N + observed_counts(self.X, self.P, self.n_workers)
-        self.last = N, s + self.P.sum(0), n + len(self.P)
+        self.last = N + self._counts(), s + _column_sums(self.P), n + len(self.P)
         return self.last
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
@@ -2614,7 +2674,7 @@ def _ds_warm_fit(self, A: Answers, batch: _Appended):
 def _ds_keep_state(self, A: Answers):
     "Dawid–Skene's statistics of all answers under the fitted posteriors, for the next batch."
     M = _check_channel(self.channel, A.n_classes)
-    self._em = _EMState(A, self.proba_, self.labels_, _log_channel(M))
+    self._em = _EMState(A, self.proba_, self.labels_, _log_channel(M), pooled=bool(self.shrink_))
 
 
 DawidSkene._warm_fit, DawidSkene._keep_state = _ds_warm_fit, _ds_keep_state

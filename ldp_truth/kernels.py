@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs', 'subtract_counts']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -1415,16 +1415,15 @@ def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
     return np.where(u[:n] < p_flip, other, x)
 
 # %% ../nbs/03g_partial_fit.ipynb #252db729
-def _answers_of(task, rank, pos, local):
-    "Fill `pos` with the positions of the answers whose task has a rank ≥ 0, `local` with it."
-    k = 0
+def _answers_of(task, bits, rank, pos, local):
+    "Answers whose task's bit is set in `bits`: positions into `pos` (+1 spare), ranks in `local`."
+    k, last = 0, len(pos) - 1
     for a in range(len(task)):
-        r = rank[task[a]]
-        if r >= 0:
-            if k < len(pos):
-                pos[k] = a
-                local[k] = r
-            k += 1
+        t = task[a]
+        pos[min(k, last)] = a  # always written, kept when the bit is set: no branch to mispredict
+        k += (bits[t >> 3] >> (t & 7)) & 1
+    for i in range(min(k, last)):
+        local[i] = rank[task[pos[i]]]
     return k
 
 # %% ../nbs/03g_partial_fit.ipynb #6966a1c0
@@ -1434,8 +1433,107 @@ def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
         local = rank[task]
         pos = np.flatnonzero(local >= 0)
         return pos, local[pos]
-    pos, local = np.empty(n, np.int64), np.empty(n, rank.dtype)
-    found = _run(_answers_of, _unsigned(task), rank, pos, local)
+    pos, bits = np.empty(n + 1, np.int64), np.packbits(rank >= 0, bitorder="little")
+    local = np.empty(n, rank.dtype)
+    found = _run(_answers_of, _unsigned(task), bits, rank, pos, local)
     if found != n:
         raise ValueError(f"n must be the number of answers to the ranked tasks ({found}), got {n}")
-    return pos, local
+    return pos[:n], local
+
+# %% ../nbs/03g_partial_fit.ipynb #0724d7f2
+def _by_task(ptr, pos, local, worker, value, new_local, new_worker, new_value, out_w, out_z):
+    "Answers at `pos` (tasks `local`), then the new, into out_* by task (runs `ptr`): all full?"
+    nxt, end = ptr[:-1].copy(), len(out_w)
+    for i in range(len(pos)):
+        s = nxt[local[i]]
+        nxt[local[i]] = s + 1
+        if s < end:
+            out_w[s], out_z[s] = worker[pos[i]], value[pos[i]]
+    for i in range(len(new_local)):
+        s = nxt[new_local[i]]
+        nxt[new_local[i]] = s + 1
+        if s < end:
+            out_w[s], out_z[s] = new_worker[i], new_value[i]
+    for t in range(len(nxt)):
+        if nxt[t] != ptr[t + 1]:
+            return False
+    return True
+
+# %% ../nbs/03g_partial_fit.ipynb #b7d24e01
+def by_task(
+    pos: np.ndarray,  # positions of the old answers in `worker` and `value`
+    local: np.ndarray,  # their tasks (0 … len(n_old) − 1)
+    n_old: np.ndarray,  # each task's number of old answers
+    worker: np.ndarray,  # the old answers' workers (a column the positions index)
+    value: np.ndarray,  # and their values
+    new: tuple,  # the new answers: (tasks, workers, values)
+) -> tuple:
+    "Old answers at `pos`, then the new, by task (stable): runs (n_tasks + 1), workers, values."
+    new_local, new_worker, new_value = new
+    ptr = np.r_[0, np.cumsum(n_old + np.bincount(new_local, minlength=len(n_old)))]
+    if kernel_path(len(pos) + len(new_local)) != "numba":
+        if not np.array_equal(np.bincount(local, minlength=len(n_old)), n_old):
+            raise ValueError("n_old must count the old answers of each task")
+        order = np.argsort(np.r_[local, new_local], kind="stable")
+        return ptr, np.r_[worker[pos], new_worker][order], np.r_[value[pos], new_value][order]
+    out_worker, out_value = np.empty(ptr[-1], worker.dtype), np.empty(ptr[-1], value.dtype)
+    args = (_unsigned(ptr), _unsigned(pos), _unsigned(local), worker, value, _unsigned(new_local))
+    if not _run(_by_task, *args, new_worker, new_value, out_worker, out_value):
+        raise ValueError("n_old must count the old answers of each task")
+    return ptr, out_worker, out_value
+
+# %% ../nbs/03g_partial_fit.ipynb #0e26bdab
+def _repeats(ptr, n_old, worker, mark):
+    "How many of each group's first n_old answers share a worker with the group's later ones."
+    found = 0
+    for g in range(len(n_old)):
+        lo, mid, hi = ptr[g], ptr[g] + n_old[g], ptr[g + 1]
+        for a in range(mid, hi):
+            mark[worker[a]] = True
+        for a in range(lo, mid):
+            found += mark[worker[a]]
+        for a in range(mid, hi):
+            mark[worker[a]] = False
+    return found
+
+# %% ../nbs/03g_partial_fit.ipynb #76cae637
+def repeated_pairs(
+    ptr: np.ndarray,  # answers grouped by task: where each task's run starts (n_tasks + 1)
+    n_old: np.ndarray,  # each task's old answers, the first of its run (the rest are new)
+    worker: np.ndarray,  # each grouped answer's worker (< n_workers)
+    n_workers: int,
+) -> int:
+    "How many old answers have a new answer by the same worker to the same task."
+    if kernel_path(len(worker)) != "numba":
+        group = np.repeat(np.arange(len(n_old)), np.diff(ptr))
+        new = np.arange(len(worker)) >= (ptr[:-1] + n_old)[group]
+        key = group * n_workers + worker
+        return int(np.isin(key[~new], key[new]).sum())
+    mark = np.zeros(n_workers, bool)
+    return _run(_repeats, _unsigned(ptr), _unsigned(n_old), _unsigned(worker), mark)
+
+# %% ../nbs/03g_partial_fit.ipynb #ca36fc87
+def _take_counts(N, worker, value, local, P):
+    "N[w, c, z] −= P[t, c] for each answer z of worker w to task t (`local`)."
+    K = P.shape[1]
+    for a in range(len(worker)):
+        for c in range(K):
+            N[worker[a], c, value[a]] -= P[local[a], c]
+
+# %% ../nbs/03g_partial_fit.ipynb #ed5282c1
+def subtract_counts(
+    N: np.ndarray,  # (W, c, z) expected counts, changed in place
+    worker: np.ndarray,  # the answers' workers
+    value: np.ndarray,  # their observed classes
+    local: np.ndarray,  # their tasks: rows of P
+    P: np.ndarray,  # tasks × K posteriors
+) -> np.ndarray:
+    "N minus the answers' expected counts: N[w, c, z] −= Σ P[t, c] over w's answers z to tasks t."
+    if kernel_path(len(worker)) != "numba":
+        W, K, L = N.shape
+        key = worker.astype(np.int64) * L + value
+        for c in range(K):
+            N[:, c, :] -= np.bincount(key, P[local, c], minlength=W * L).reshape(W, L)
+        return N
+    _run(_take_counts, N, _unsigned(worker), _unsigned(value), _unsigned(local), P)
+    return N
