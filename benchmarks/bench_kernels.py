@@ -17,6 +17,7 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 
 import argparse
 import datetime as dt
+import inspect
 import json
 import os
 import platform
@@ -156,12 +157,24 @@ t = time.perf_counter()
 if sys.argv[2] == "crowdkit":
     import crowdkit.aggregation as ck
     ck.DawidSkene(n_iter=10, tol=-np.inf).fit_predict(df)
+elif sys.argv[2] == "nosparse":  # NumpyOnly's bincount steps, scipy.sparse never imported: a stub in its place
+    import types
+    stub = sys.modules["scipy.sparse"] = types.ModuleType("scipy.sparse")
+    stub.issparse = lambda X: True  # _LocalEM: the NumPy path's plain products (no fused, compiled M-step)
+    from ldp_truth import inference, kernels
+    from ldp_truth.data import Answers
+    from ldp_truth.inference import DawidSkene
+    exec(sys.argv[3])  # bench_kernels' NumpyOnly and numpy_only_patches
+    vars(inference).update(numpy_only_patches("bincount", stub))
+    DawidSkene(n_iter=10, tol=0).fit_predict(df)
+    assert not [m for m in sys.modules if m.startswith("scipy.sparse.")]
 else:
     from ldp_truth.inference import DawidSkene
     from ldp_truth import kernels
     DawidSkene(n_iter=10, tol=0).fit_predict(df)
 print(json.dumps(dict(seconds=time.perf_counter() - t,
-                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else "numpy",
+                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else
+                      "numpy-only" if sys.argv[2] == "nosparse" else "numpy",
                       code="" if sys.argv[2] == "crowdkit" else kernels.__file__)))
 """
 
@@ -234,14 +247,16 @@ def fresh_table(n_answers: int, n_workers: int, rounds: int = 3, previous: Path 
             ("ours, numba", {"LDP_TRUTH_KERNELS": "numba"}), ("ours, numpy", {"LDP_TRUTH_KERNELS": "numpy"})]
     if previous:  # the previous code first on sys.path (its ldp_truth unpacked in that folder)
         fits.append(("previous, auto", {"LDP_TRUTH_KERNELS": "auto", "PYTHONPATH": str(previous.resolve())}))
+    fits.append(("no scipy.sparse, bincount", {"LDP_TRUTH_KERNELS": "numpy"}))
+    steps = inspect.getsource(NumpyOnly) + inspect.getsource(numpy_only_patches)
     best, ran = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "answers.parquet"
         df.to_parquet(path)
         for _ in range(rounds):
             for name, env in fits:
-                who = "crowdkit" if name == "crowdkit" else "ours"
-                out = subprocess.run([sys.executable, "-c", FRESH, str(path), who], env=dict(os.environ, **env),
+                who = "crowdkit" if name == "crowdkit" else "nosparse" if name.startswith("no scipy") else "ours"
+                out = subprocess.run([sys.executable, "-c", FRESH, str(path), who, steps], env=dict(os.environ, **env),
                                      check=True, capture_output=True, text=True, cwd=HERE).stdout
                 r = json.loads(out.strip().splitlines()[-1])
                 ran_previous = previous is not None and str(previous.resolve()) in r["code"]
@@ -304,6 +319,13 @@ class NumpyOnly:
         return N.reshape(n_workers, L, K).transpose(0, 2, 1)
 
 
+def numpy_only_patches(how: str, sp) -> dict:
+    "What ldp_truth.inference's plain DawidSkene calls, replaced so that it runs on `NumpyOnly(how)` (`sp`: its scipy.sparse)."
+    return dict(sp=sp, onehot=lambda w, t, v, W, T, K: NumpyOnly(Answers(w, t, v, n_workers=W, n_tasks=T, n_classes=K), how),
+                e_step=lambda X, lc, lp, out=None: X.e_step(lc, lp, out),
+                observed_counts=lambda X, P, W, out=None: X.counts(P, W))
+
+
 def numpy_only_fits(how: str):
     "A context in which ldp_truth.inference's plain DawidSkene runs on `NumpyOnly(how)` instead of the CSR products."
     import contextlib, types
@@ -311,9 +333,7 @@ def numpy_only_fits(how: str):
     from ldp_truth import inference
     shim = types.SimpleNamespace(**{k: getattr(scipy.sparse, k) for k in dir(scipy.sparse) if not k.startswith("__")})
     shim.issparse = lambda X: isinstance(X, NumpyOnly) or scipy.sparse.issparse(X)  # no fused (compiled) M-step
-    patches = dict(sp=shim, onehot=lambda w, t, v, W, T, K: NumpyOnly(Answers(w, t, v, n_workers=W, n_tasks=T, n_classes=K), how),
-                   e_step=lambda X, lc, lp, out=None: X.e_step(lc, lp, out),
-                   observed_counts=lambda X, P, W, out=None: X.counts(P, W))
+    patches = numpy_only_patches(how, shim)
 
     @contextlib.contextmanager
     def patched():
