@@ -3,7 +3,7 @@ iteration vs the number of workers, compile and cache-load times, a whole fit in
 aggregators, and (with --big N) the one-machine run of bench_scale on the numba path.
 
 Run `python benchmarks/bench_kernels.py` (about 15 minutes on 2 cores; writes benchmarks/results/bench_kernels.md),
-`--quick` (small sizes, prints only), or one section: `--only workers|compile|fresh|continuous|dask`.
+`--quick` (small sizes, prints only), or one section: `--only workers|compile|fresh|steps|continuous|dask`.
 `--big N` runs bench_scale's one-machine stages (fresh processes) on N answers with LDP_TRUTH_KERNELS=numba and puts
 that section into the results file (10⁸ answers: about 6 GB of memory). `--only fresh --previous DIR` adds the code
 unpacked in DIR (`git archive COMMIT ldp_truth | tar -x -C DIR`) to the fresh-process table, interleaved.
@@ -17,6 +17,7 @@ warnings.filterwarnings("ignore", category=FutureWarning)
 
 import argparse
 import datetime as dt
+import inspect
 import json
 import os
 import platform
@@ -156,12 +157,24 @@ t = time.perf_counter()
 if sys.argv[2] == "crowdkit":
     import crowdkit.aggregation as ck
     ck.DawidSkene(n_iter=10, tol=-np.inf).fit_predict(df)
+elif sys.argv[2] == "nosparse":  # NumpyOnly's bincount steps, scipy.sparse never imported: a stub in its place
+    import types
+    stub = sys.modules["scipy.sparse"] = types.ModuleType("scipy.sparse")
+    stub.issparse = lambda X: True  # _LocalEM: the NumPy path's plain products (no fused, compiled M-step)
+    from ldp_truth import inference, kernels
+    from ldp_truth.data import Answers
+    from ldp_truth.inference import DawidSkene
+    exec(sys.argv[3])  # bench_kernels' NumpyOnly and numpy_only_patches
+    vars(inference).update(numpy_only_patches("bincount", stub))
+    DawidSkene(n_iter=10, tol=0).fit_predict(df)
+    assert not [m for m in sys.modules if m.startswith("scipy.sparse.")]
 else:
     from ldp_truth.inference import DawidSkene
     from ldp_truth import kernels
     DawidSkene(n_iter=10, tol=0).fit_predict(df)
 print(json.dumps(dict(seconds=time.perf_counter() - t,
-                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else "numpy",
+                      path="crowdkit" if sys.argv[2] == "crowdkit" else "numba" if kernels._COMPILED else
+                      "numpy-only" if sys.argv[2] == "nosparse" else "numpy",
                       code="" if sys.argv[2] == "crowdkit" else kernels.__file__)))
 """
 
@@ -177,9 +190,21 @@ from ldp_truth.inference import DawidSkene
 from ldp_truth.data import Answers
 t1 = time.perf_counter()
 A = Answers.from_frame(df, kind="categorical")
+from ldp_truth import inference
+spent, saved = {}, {}
+def timed(name, f):
+    def run(*args, **kwargs):
+        t = time.perf_counter()
+        try: return f(*args, **kwargs)
+        finally: spent[name] = spent.get(name, 0.0) + time.perf_counter() - t
+    return run
+for name in ("class_counts", "vote_shares", "onehot", "e_step", "observed_counts"):
+    saved[name] = getattr(inference, name)
+    setattr(inference, name, timed(name, saved[name]))
 t2 = time.perf_counter()
 DawidSkene(n_iter=10, tol=0).fit(A)
 t3 = time.perf_counter()
+vars(inference).update(saved)
 fits = {}
 for _ in range(3):
     for n in (1, 10):
@@ -187,7 +212,8 @@ for _ in range(3):
         fits[n] = min(fits.get(n, np.inf), time.perf_counter() - t)
 it = (fits[10] - fits[1]) / 9
 print(json.dumps(dict(scipy_sparse_s=t0 - t_scipy, import_s=t1 - t0, answers_s=t2 - t1, fit_s=t3 - t2, start_s=fits[1] - it,
-                      iterations_s=10 * it)))
+                      iterations_s=10 * it, votes_s=spent["class_counts"] + spent["vote_shares"],
+                      onehot_s=spent["onehot"], e_steps_s=spent["e_step"], counts_s=spent["observed_counts"])))
 """
 
 
@@ -221,14 +247,16 @@ def fresh_table(n_answers: int, n_workers: int, rounds: int = 3, previous: Path 
             ("ours, numba", {"LDP_TRUTH_KERNELS": "numba"}), ("ours, numpy", {"LDP_TRUTH_KERNELS": "numpy"})]
     if previous:  # the previous code first on sys.path (its ldp_truth unpacked in that folder)
         fits.append(("previous, auto", {"LDP_TRUTH_KERNELS": "auto", "PYTHONPATH": str(previous.resolve())}))
+    fits.append(("no scipy.sparse, bincount", {"LDP_TRUTH_KERNELS": "numpy"}))
+    steps = inspect.getsource(NumpyOnly) + inspect.getsource(numpy_only_patches)
     best, ran = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "answers.parquet"
         df.to_parquet(path)
         for _ in range(rounds):
             for name, env in fits:
-                who = "crowdkit" if name == "crowdkit" else "ours"
-                out = subprocess.run([sys.executable, "-c", FRESH, str(path), who], env=dict(os.environ, **env),
+                who = "crowdkit" if name == "crowdkit" else "nosparse" if name.startswith("no scipy") else "ours"
+                out = subprocess.run([sys.executable, "-c", FRESH, str(path), who, steps], env=dict(os.environ, **env),
                                      check=True, capture_output=True, text=True, cwd=HERE).stdout
                 r = json.loads(out.strip().splitlines()[-1])
                 ran_previous = previous is not None and str(previous.resolve()) in r["code"]
@@ -237,6 +265,180 @@ def fresh_table(n_answers: int, n_workers: int, rounds: int = 3, previous: Path 
     rows = [dict(answers=len(df), workers=n_workers, fit=k, kernels=ran[k], seconds=v, speedup=best["crowdkit"] / v,
                  load_1min=load()) for k, v in best.items()]
     return pd.DataFrame(rows)
+
+
+# ---- the NumPy path's E- and M-steps without scipy.sparse ----------------------------------------------------------
+class NumpyOnly:
+    "Dawid–Skene's E-step and M-step statistics without scipy.sparse: per-class `take` + `bincount` (no answer order), or row gathers + `np.add.reduceat` over the answers by task and by (worker, value)."
+
+    def __init__(self, A: Answers, how: str):
+        self.how, self.T, self.L = how, A.n_tasks, A.n_classes
+        cols = A.worker.astype(np.intp)
+        cols *= A.n_classes
+        cols += A.value
+        if how == "bincount":
+            self.task, self.cols = A.task.astype(np.intp), cols
+            return
+        by_task, by_group = np.argsort(A.task, kind="stable"), np.argsort(cols, kind="stable")
+        self.tcols, self.gtask = cols[by_task], A.task[by_group].astype(np.intp)
+        self.answered, self.tstarts = self._starts(A.task, A.n_tasks)
+        self.filled, self.gstarts = self._starts(cols, A.n_workers * A.n_classes)
+
+    @staticmethod
+    def _starts(key: np.ndarray, n: int) -> tuple:
+        "Which of the n keys occur, and where each one's run starts in the sorted answers."
+        ptr = np.zeros(n + 1, np.intp)
+        np.cumsum(np.bincount(key, minlength=n), out=ptr[1:])
+        some = ptr[1:] > ptr[:-1]
+        return some, ptr[:-1][some]
+
+    def e_step(self, log_conf: np.ndarray, log_prior: np.ndarray, out: np.ndarray) -> tuple:
+        "As kernels.e_step: task posteriors into `out`, log-likelihood."
+        W, K, L = log_conf.shape
+        if self.how == "bincount":
+            Bt = np.ascontiguousarray(log_conf.transpose(1, 0, 2)).reshape(K, W * L)  # (c, (w, z))
+            for c in range(K):
+                out[:, c] = np.bincount(self.task, np.take(Bt[c], self.cols), minlength=self.T)
+        else:
+            B = log_conf.transpose(0, 2, 1).reshape(W * L, K)  # rows (w, z)
+            out[:] = 0.0
+            out[self.answered] = np.add.reduceat(np.take(B, self.tcols, axis=0), self.tstarts, axis=0)
+        out += log_prior
+        return out, float(kernels.softmax_rows(out)[1].sum())
+
+    def counts(self, P: np.ndarray, n_workers: int) -> np.ndarray:
+        "As kernels.observed_counts: N[w, c, z]."
+        K, L = P.shape[1], self.L
+        if self.how == "bincount":
+            Pt = np.ascontiguousarray(P.T)
+            N = np.stack([np.bincount(self.cols, np.take(Pt[c], self.task), minlength=n_workers * L)
+                          for c in range(K)])
+            return N.reshape(K, n_workers, L).transpose(1, 0, 2)
+        N = np.zeros((n_workers * L, K))
+        N[self.filled] = np.add.reduceat(np.take(P, self.gtask, axis=0), self.gstarts, axis=0)
+        return N.reshape(n_workers, L, K).transpose(0, 2, 1)
+
+
+def numpy_only_patches(how: str, sp) -> dict:
+    "What ldp_truth.inference's plain DawidSkene calls, replaced so that it runs on `NumpyOnly(how)` (`sp`: its scipy.sparse)."
+    return dict(sp=sp, onehot=lambda w, t, v, W, T, K: NumpyOnly(Answers(w, t, v, n_workers=W, n_tasks=T, n_classes=K), how),
+                e_step=lambda X, lc, lp, out=None: X.e_step(lc, lp, out),
+                observed_counts=lambda X, P, W, out=None: X.counts(P, W))
+
+
+def numpy_only_fits(how: str):
+    "A context in which ldp_truth.inference's plain DawidSkene runs on `NumpyOnly(how)` instead of the CSR products."
+    import contextlib, types
+    import scipy.sparse
+    from ldp_truth import inference
+    shim = types.SimpleNamespace(**{k: getattr(scipy.sparse, k) for k in dir(scipy.sparse) if not k.startswith("__")})
+    shim.issparse = lambda X: isinstance(X, NumpyOnly) or scipy.sparse.issparse(X)  # no fused (compiled) M-step
+    patches = numpy_only_patches(how, shim)
+
+    @contextlib.contextmanager
+    def patched():
+        saved = {k: getattr(inference, k) for k in patches}
+        vars(inference).update(patches)
+        try: yield
+        finally: vars(inference).update(saved)
+    return patched
+
+
+def steps_table(sizes: list, rounds: int = 7) -> pd.DataFrame:
+    "Start, E-step and M-step of the CSR products against the two NumPy-only formulations, interleaved, best of rounds."
+    rows = []
+    rng = np.random.default_rng(0)
+    kernels.set_kernel_path("numpy")
+    try:
+        for n, W in sizes:
+            A = Answers.from_frame(simulate_frame(n, W), kind="categorical")
+            T, Kc = A.n_tasks, A.n_classes
+            log_conf = np.log(rng.dirichlet(np.ones(Kc), size=(W, Kc)))
+            log_prior = np.log(np.full(Kc, 1 / Kc))
+            make = {"csr": lambda: kernels.onehot(A.worker, A.task, A.value, W, T, Kc),
+                    "bincount": lambda: NumpyOnly(A, "bincount"), "reduceat": lambda: NumpyOnly(A, "reduceat")}
+            X = {k: f() for k, f in make.items()}
+            P = {k: np.empty((T, Kc)) for k in make}
+            e = {"csr": lambda: kernels.e_step(X["csr"], log_conf, log_prior, out=P["csr"])}
+            m = {"csr": lambda: kernels.observed_counts(X["csr"], P["csr"], W)}
+            for k in ("bincount", "reduceat"):
+                e[k] = lambda k=k: X[k].e_step(log_conf, log_prior, P[k])
+                m[k] = lambda k=k: X[k].counts(P["csr"], W)
+            S, buf = X["bincount"], np.empty(len(A.task))  # the gathers alone, into one reused buffer
+            make["take_floor"] = make["bincount"]
+            e["take_floor"] = lambda: [np.take(B, S.cols, out=buf) for B in
+                                       np.ascontiguousarray(log_conf.transpose(1, 0, 2)).reshape(Kc, -1)]
+            m["take_floor"] = lambda: [np.take(p, S.task, out=buf) for p in np.ascontiguousarray(P["csr"].T)]
+            ll = {k: f()[1] for k, f in e.items() if k != "take_floor"}
+            N = {k: f() for k, f in m.items() if k != "take_floor"}
+            best, before = {}, load()
+            for _ in range(rounds):
+                for k in make:
+                    for step, f in (("start", make[k]), ("e", e[k]), ("m", m[k])):
+                        t = time.perf_counter(); f(); best[k, step] = min(best.get((k, step), np.inf), time.perf_counter() - t)
+            for k in make:
+                total = best[k, "start"] + 10 * (best[k, "e"] + best[k, "m"])
+                csr_total = best["csr", "start"] + 10 * (best["csr", "e"] + best["csr", "m"])
+                same = k in ll  # the floor's gathers compute no posteriors
+                rows.append(dict(answers=n, workers=W, steps=k, start_s=best[k, "start"], e_step_s=best[k, "e"],
+                                 m_step_s=best[k, "m"], start_10_iter_s=total, vs_csr=total / csr_total,
+                                 p_max_diff=float(np.abs(P[k] - P["csr"]).max()) if same else np.nan,
+                                 ll_rel_diff=abs(ll[k] - ll["csr"]) / abs(ll["csr"]) if same else np.nan,
+                                 n_rel_diff=float(np.abs(N[k] - N["csr"]).max() / np.abs(N["csr"]).max())
+                                 if same else np.nan, load_1min=f"{before}→{load()}"))
+                print(rows[-1], flush=True)
+    finally:
+        kernels.set_kernel_path(None)
+    return pd.DataFrame(rows)
+
+
+def shared_sets_table(rounds: int = 5) -> pd.DataFrame:
+    "Plain DawidSkene on the shared sets, CSR products vs NumPy-only: labels and log-likelihoods, and 10-iteration fits timed (interleaved, best of rounds)."
+    from ldp_truth.data import list_datasets, load_dataset
+    ways = {"csr": None, "bincount": numpy_only_fits("bincount"), "reduceat": numpy_only_fits("reduceat")}
+
+    def fit(way, **kw):
+        ctx = ways[way]
+        if ctx is None: return DawidSkene(**kw).fit(A)
+        with ctx(): return DawidSkene(**kw).fit(A)
+
+    rows = []
+    kernels.set_kernel_path("numpy")
+    try:
+        for name in list_datasets():
+            A = load_dataset(name).answers
+            if A.kind != "categorical": continue
+            ref = fit("csr")
+            best, before = {}, load()
+            for _ in range(rounds):
+                for way in ways:
+                    t = time.perf_counter(); fit(way, n_iter=10, tol=0); best[way] = min(best.get(way, np.inf), time.perf_counter() - t)
+            for way in ("bincount", "reduceat"):
+                got = fit(way)
+                h, r = got.log_likelihood_, ref.log_likelihood_
+                rows.append(dict(dataset=name, answers=A.n_answers, workers=A.n_workers, steps=way,
+                                 same_labels=bool((got.labels_ == ref.labels_).all()) and len(h) == len(r),
+                                 ll_rel_diff=float(np.max(np.abs(h - r) / np.abs(r))) if len(h) == len(r) else np.nan,
+                                 csr_10_iter_s=best["csr"], fit_10_iter_s=best[way], vs_csr=best[way] / best["csr"],
+                                 load_1min=f"{before}→{load()}"))
+                print(rows[-1], flush=True)
+    finally:
+        kernels.set_kernel_path(None)
+    return pd.DataFrame(rows)
+
+
+STEPS_NOTE = ("The NumPy path's statistics without scipy.sparse (bench_kernels' `NumpyOnly`, not library code): "
+              "`bincount` = per class a `take` of the (W·L) log table (E-step) or of the posteriors (M-step) and a "
+              "`bincount` by task or by (worker, value), no answer order; `reduceat` = the answers ordered once by "
+              "task and by (worker, value) (stable argsorts), (n, K) row gathers and `np.add.reduceat` over the runs; "
+              "`csr` = the library's NumPy path (`onehot`, `e_step`, `observed_counts`: SciPy products in task blocks "
+              "on 2 threads); `take_floor` = the per-class `take`s alone (into one reused buffer, no sum): what any formulation that gathers each answer's K values with NumPy pays before it adds anything. Each step the best of 7, the formulations interleaved in one process; "
+              "`start_10_iter_s` = start + 10 × (E + M), `vs_csr` its ratio to csr's. `p_max_diff`, `ll_rel_diff`, "
+              "`n_rel_diff`: the gaps to csr's posteriors, log-likelihood and counts (relative to the largest count).")
+SHARED_NOTE = ("Plain `DawidSkene` on each categorical shared set, its `onehot`, `e_step` and `observed_counts` "
+               "replaced by `NumpyOnly`'s (NumPy kernels): `same_labels` and `ll_rel_diff` (the largest relative gap "
+               "over the log-likelihood history) against the CSR fit at the defaults (100 iterations, tol 1e-6); "
+               "`csr_10_iter_s`, `fit_10_iter_s`: a 10-iteration fit, best of 5, interleaved.")
 
 
 # ---- continuous aggregators ---------------------------------------------------------------------------------------
@@ -293,7 +495,7 @@ def section(title: str, table: pd.DataFrame, note: str = "") -> str:
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes (smoke test), prints only")
-    p.add_argument("--only", choices=("workers", "compile", "fresh", "continuous", "dask"), nargs="*")
+    p.add_argument("--only", choices=("workers", "compile", "fresh", "steps", "continuous", "dask"), nargs="*")
     p.add_argument("--big", type=int, help="run bench_scale's one-machine stages on this many answers (numba path)")
     p.add_argument("--out", type=Path, default=None)
     p.add_argument("--previous", type=Path, help="fresh: also time the code unpacked in this folder "
@@ -306,7 +508,7 @@ def main(argv=None) -> None:
         from bench_scale import one_machine_section
         os.environ["LDP_TRUTH_KERNELS"] = "numba"
         text = replace_section(text, one_machine_section(a.big))
-    only = a.only or ([] if a.big else ["workers", "compile", "fresh", "continuous", "dask"])
+    only = a.only or ([] if a.big else ["workers", "compile", "fresh", "steps", "continuous", "dask"])
     n_mem, counts, n_iter = (20_000, [100, 2_000], 3) if a.quick else (2_000_000, [1_000, 20_000, 200_000], 10)
     stamp = f"{dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC"
     if "workers" in only:
@@ -336,7 +538,17 @@ def main(argv=None) -> None:
                                              "one-hot matrix, first counts) and `iterations_s` (10 × the marginal "
                                              "iteration); `first_fit_extra_s` = `fit_s` − both: what the first fit "
                                              "in a process pays beyond a repeated one (fresh memory's page faults, "
-                                             "the thread pool's start)."), "## Where")
+                                             "the thread pool's start). Within the first fit: `votes_s` = "
+                                             "`class_counts` + `vote_shares` (the start's votes), `onehot_s` (the CSR "
+                                             "matrix), `e_steps_s` (its 10 E-steps), `counts_s` (its 11 "
+                                             "`observed_counts`), each summed over its calls."), "## Where")
+    if "steps" in only:
+        sizes = [(20_000, 100)] if a.quick else [(1_000_000, 1_000), (1_000_000, 20_000)]
+        text = replace_section(text, section(f"The NumPy path's steps without scipy.sparse ({stamp})", steps_table(sizes),
+                                             STEPS_NOTE), "## The NumPy path's steps")
+        if not a.quick:
+            text = replace_section(text, section(f"NumPy-only steps on the shared sets ({stamp})", shared_sets_table(),
+                                                 SHARED_NOTE), "## NumPy-only steps on the shared sets")
     if "continuous" in only:
         W, T = (100, 10_000) if a.quick else (1_000, 100_000)
         text = replace_section(text, section(f"Continuous aggregators ({stamp})", continuous_table(W, T),
