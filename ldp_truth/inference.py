@@ -2276,7 +2276,7 @@ class MMSR(Aggregator):
 # %% ../nbs/03g_partial_fit.ipynb #cbc72132
 from typing import NamedTuple
 
-from .kernels import answers_of, by_task, repeated_pairs, subtract_counts
+from .kernels import answers_of, by_task, column_sums, repeated_pairs, subtract_counts
 
 # %% ../nbs/03g_partial_fit.ipynb #b95da5db
 def _numbered(found: np.ndarray, start: int) -> np.ndarray:
@@ -2578,11 +2578,6 @@ class _EMState:
         self.values = np.bincount(A.value, minlength=A.n_classes)
         self.P, self.labels, self.n_tasks = proba, labels, A.n_tasks
 
-# %% ../nbs/03g_partial_fit.ipynb #c01a5e75
-def _column_sums(x: np.ndarray) -> np.ndarray:
-    "Σ over the rows of a narrow 2-D array (einsum: x.sum(0) takes 3× as long)."
-    return np.einsum("tk->k", x)
-
 # %% ../nbs/03g_partial_fit.ipynb #4874e747
 def _finite_dot(x: np.ndarray, logs: np.ndarray) -> float:
     "Σ x · logs over the finite logs (a class or cell of probability 0 holds no mass)."
@@ -2611,13 +2606,13 @@ class _TouchedEM:
         else:
             self.pool = state.pool - _vote_pool(counts - change, log_channel)[1]
             self.pool += _vote_pool(counts, log_channel)[1]
-        self.values = state.values + _column_sums(change).astype(np.int64)
+        self.values = state.values + column_sums(change).astype(np.int64)
         N = np.zeros((W,) + state.N.shape[1:])
         N[: len(state.N)] = state.N
         subtract_counts(N, batch.removed.worker, batch.removed.value, batch.removed.local, self.P)
         subtract_counts(N, batch.added.worker, batch.added.value, batch.added.local, -self.P)
-        s, n = state.s - _column_sums(P_old), state.n - int(answered.sum())
-        self.last = N, s + _column_sums(self.P), n + T  # the start's statistics
+        s, n = state.s - column_sums(P_old), state.n - int(answered.sum())
+        self.last = N, s + column_sums(self.P), n + T  # the start's statistics
         self.rest = N - self._counts(), s, n, state.H - _entropy(P_old)
         self.n_classes, self.n_tasks = L, A.n_tasks
 
@@ -2632,7 +2627,7 @@ class _TouchedEM:
 
     def _stats(self) -> tuple:
         N, s, n, _ = self.rest
-        self.last = N + self._counts(), s + _column_sums(self.P), n + len(self.P)
+        self.last = N + self._counts(), s + column_sums(self.P), n + len(self.P)
         return self.last
 
     def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:

@@ -16,7 +16,7 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs', 'subtract_counts']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'column_sums', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs', 'subtract_counts']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -418,11 +418,15 @@ def concave_skills(
             break
     return s
 
+# %% ../nbs/03a_kernels.ipynb #c9341d84
+def column_sums(x: np.ndarray) -> np.ndarray:
+    "Σ over the rows of a narrow 2-D array (einsum: 3× faster than x.sum(0) on a narrow array)."
+    return np.einsum("tk->k", x)
+
 # %% ../nbs/03a_kernels.ipynb #c9341d85
 def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
     "Σ of the posteriors over the answered tasks (`unanswered`: the others), and their count."
-    total = np.einsum("tk->k", P)  # 3× faster than P.sum(0) on a narrow array
-    return total - P[unanswered].sum(0), len(P) - len(unanswered)
+    return column_sums(P) - P[unanswered].sum(0), len(P) - len(unanswered)
 
 # %% ../nbs/03a_kernels.ipynb #c8db17a8
 SOFTPLUS_CUT = 30.0  # crowd-kit's limit: softplus(x) is x above it and 0 below −it
