@@ -23,10 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-import ldp_truth.inference as inference
+import ldp_truth.inference.dawid_skene as inference  # where DawidSkene looks up _fit_hierarchy
 from ldp_truth.data import datasets_available, load_dataset
 from ldp_truth.experiments import rr_perturbation
-from ldp_truth.inference import AUTO_CANDIDATES, EPS, HIERARCHY_MODELS, DawidSkene
+from ldp_truth.inference import AUTO_CANDIDATES, HIERARCHY_MODELS, DawidSkene
+from ldp_truth.kernels import EPS
 from ldp_truth.mechanisms import RandomizedResponse
 from ldp_truth.simulate import confusion_workers, random_confusions
 
@@ -109,7 +110,7 @@ def markdown(rows: list) -> str:
 
 
 def library_at(rev: str) -> types.ModuleType:
-    "`ldp_truth.inference` as it was at git revision `rev` (its own module, today's other modules)."
+    "`ldp_truth.inference` as it was at git revision `rev` (one module, before it became a package)."
     text = subprocess.run(["git", "show", f"{rev}:ldp_truth/inference.py"], cwd=HERE.parent,
                           check=True, capture_output=True, text=True).stdout
     module = types.ModuleType(f"inference_at_{rev}")

@@ -16,7 +16,18 @@ import numpy as np
 import scipy.sparse as sp
 
 # %% auto #0
-__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS', 'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'column_sums', 'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs', 'subtract_counts']
+__all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS',
+           'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK',
+           'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available',
+           'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts',
+           'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view',
+           'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'column_sums',
+           'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like',
+           'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median',
+           'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss',
+           'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step',
+           'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs',
+           'subtract_counts']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -1418,7 +1429,7 @@ def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
     other %= k
     return np.where(u[:n] < p_flip, other, x)
 
-# %% ../nbs/03g_partial_fit.ipynb #252db729
+# %% ../nbs/03a_kernels.ipynb #252db729
 def _answers_of(task, bits, rank, pos, local):
     "Answers whose task's bit is set in `bits`: positions into `pos` (+1 spare), ranks in `local`."
     k, last = 0, len(pos) - 1
@@ -1430,7 +1441,7 @@ def _answers_of(task, bits, rank, pos, local):
         local[i] = rank[task[pos[i]]]
     return k
 
-# %% ../nbs/03g_partial_fit.ipynb #6966a1c0
+# %% ../nbs/03a_kernels.ipynb #6966a1c0
 def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
     "Positions (ascending) of the `n` answers whose task has a `rank` ≥ 0 (−1: not asked), and it."
     if kernel_path(len(task)) != "numba":
@@ -1444,7 +1455,7 @@ def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
         raise ValueError(f"n must be the number of answers to the ranked tasks ({found}), got {n}")
     return pos[:n], local
 
-# %% ../nbs/03g_partial_fit.ipynb #0724d7f2
+# %% ../nbs/03a_kernels.ipynb #0724d7f2
 def _by_task(ptr, pos, local, worker, value, new_local, new_worker, new_value, out_w, out_z):
     "Answers at `pos` (tasks `local`), then the new, into out_* by task (runs `ptr`): all full?"
     nxt, end = ptr[:-1].copy(), len(out_w)
@@ -1463,7 +1474,7 @@ def _by_task(ptr, pos, local, worker, value, new_local, new_worker, new_value, o
             return False
     return True
 
-# %% ../nbs/03g_partial_fit.ipynb #b7d24e01
+# %% ../nbs/03a_kernels.ipynb #b7d24e01
 def by_task(
     pos: np.ndarray,  # positions of the old answers in `worker` and `value`
     local: np.ndarray,  # their tasks (0 … len(n_old) − 1)
@@ -1486,7 +1497,7 @@ def by_task(
         raise ValueError("n_old must count the old answers of each task")
     return ptr, out_worker, out_value
 
-# %% ../nbs/03g_partial_fit.ipynb #0e26bdab
+# %% ../nbs/03a_kernels.ipynb #0e26bdab
 def _repeats(ptr, n_old, worker, mark):
     "How many of each group's first n_old answers share a worker with the group's later ones."
     found = 0
@@ -1500,7 +1511,7 @@ def _repeats(ptr, n_old, worker, mark):
             mark[worker[a]] = False
     return found
 
-# %% ../nbs/03g_partial_fit.ipynb #76cae637
+# %% ../nbs/03a_kernels.ipynb #76cae637
 def repeated_pairs(
     ptr: np.ndarray,  # answers grouped by task: where each task's run starts (n_tasks + 1)
     n_old: np.ndarray,  # each task's old answers, the first of its run (the rest are new)
@@ -1516,7 +1527,7 @@ def repeated_pairs(
     mark = np.zeros(n_workers, bool)
     return _run(_repeats, _unsigned(ptr), _unsigned(n_old), _unsigned(worker), mark)
 
-# %% ../nbs/03g_partial_fit.ipynb #ca36fc87
+# %% ../nbs/03a_kernels.ipynb #ca36fc87
 def _take_counts(N, worker, value, local, P):
     "N[w, c, z] −= P[t, c] for each answer z of worker w to task t (`local`)."
     K = P.shape[1]
@@ -1524,7 +1535,7 @@ def _take_counts(N, worker, value, local, P):
         for c in range(K):
             N[worker[a], c, value[a]] -= P[local[a], c]
 
-# %% ../nbs/03g_partial_fit.ipynb #ed5282c1
+# %% ../nbs/03a_kernels.ipynb #ed5282c1
 def subtract_counts(
     N: np.ndarray,  # (W, c, z) expected counts, changed in place
     worker: np.ndarray,  # the answers' workers

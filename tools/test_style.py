@@ -5,11 +5,14 @@ characters fails the test, named as `file:line (length)`. Exempt: `_modidx.py` a
 module-level `__all__`, which nbdev writes. A long docstring, message or comment is fixed in its
 notebook (a shorter one-line docstring, an implicit string concatenation, a shorter comment), then
 `nbdev_export`. The checker is first shown to fail on a module with one long line and to pass over a
-long `__all__`. Run by `make test`.
+long `__all__`. Also: the hand-written `ldp_truth/inference/__init__.py` gathers every chapter module of the
+package (its `CHAPTERS`), so a new chapter cannot be left out of `from ldp_truth.inference import …`. Run by
+`make test`.
 """
 
 import ast
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,8 +50,32 @@ def check_checker() -> None:
     assert long_lines(bad, "bad.py") == [f"bad.py:4 ({len(bad.splitlines()[3])})"]
 
 
+def missing_chapters(package: Path) -> list:
+    "Modules of a package whose names its hand-written `__init__` does not gather (its `CHAPTERS`)."
+    init = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    listed = {n.id for node in init.body if isinstance(node, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == "CHAPTERS" for t in node.targets)
+              for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+    return sorted(p.stem for p in package.glob("*.py") if p.stem != "__init__" and p.stem not in listed)
+
+
+def check_chapters_checker(tmp: Path) -> None:
+    "The chapter check flags a module its package's `__init__` leaves out."
+    (tmp / "__init__.py").write_text("from . import a\nCHAPTERS = (a,)\n")
+    (tmp / "a.py").write_text("__all__ = []\n")
+    assert missing_chapters(tmp) == []
+    (tmp / "b.py").write_text("__all__ = []\n")
+    assert missing_chapters(tmp) == ["b"], missing_chapters(tmp)
+
+
 def main() -> int:
     check_checker()
+    with tempfile.TemporaryDirectory() as tmp:
+        check_chapters_checker(Path(tmp))
+    left_out = missing_chapters(ROOT / "ldp_truth" / "inference")
+    if left_out:
+        print("test_style: ldp_truth/inference/__init__.py does not re-export", *left_out)
+        return 1
     files = sorted(p for p in (ROOT / "ldp_truth").rglob("*.py") if p.name not in EXEMPT)
     found = []
     for p in files:
