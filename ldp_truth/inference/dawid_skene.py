@@ -22,7 +22,7 @@ from ..kernels import (argmax_labels, best_classes, blocked_log, class_counts,
                                task_blocks, vote_shares)
 from .core import (Aggregator, _channel_contrast, _check_channel, ITERATION_DOCS,
                                       _log_channel, MajorityVote, _pooled_confusion, _true_counts)
-from .hierarchy import _fit_hierarchy, _hierarchy_log_prior, _hierarchy_prior
+from .hierarchy import _fit_hierarchy, _hierarchy_log_confusions, _hierarchy_prior
 
 # %% auto #0
 __all__ = ['MODELS', 'HIERARCHY_MODELS', 'AUTO_CANDIDATES', 'CLASS_PRIORS', 'INITS', 'CHANNEL_DEFAULTS', 'heldout_summary',
@@ -291,7 +291,7 @@ class _EMRun:
         self.prior = self._on_used(_fixed_prior(S, M, prior) if self.fixed else s / n)
         counts = N.sum(0) if pool_counts is None else pool_counts
         self.pool = _pooled_confusion(counts, M)  # the crowd's confusion: shrinkage target
-        self.history, self.converged, self.skills, self.log_E = [], False, None, None
+        self.history, self.data, self.converged, self.skills, self.log_E = [], [], False, None, None
         self.fused = (  # the full model's M-step (shrinkage: through a channel): compiled, fused
             fuse and model == "full" and (M is not None or not kappa) and isinstance(S, _LocalEM)
             and not sp.issparse(S.X)
@@ -323,6 +323,8 @@ class _EMRun:
             log_prior = np.log(self.prior)
         if self.log_E is not None:  # the fused M-step's
             return self.log_E, log_prior
+        if self.model in HIERARCHY_MODELS:  # E log ω of the observed answers (03h)
+            return _hierarchy_log_confusions(self.skills), log_prior
         E = self.E if self.M is None else np.maximum(self.E @ self.M, EPS)
         return blocked_log(E), log_prior
 
@@ -332,7 +334,7 @@ class _EMRun:
             return self.m_step(*S.em_round(*self.e_inputs()))
         terms = self._prior_terms()  # of the confusions, before the fused M-step overwrites them
         (self.E, self.log_E), s, n, ll = S.em_round_fused(*self.e_inputs(), self.fused_step)
-        return self._record(ll + terms, s, n)
+        return self._record(ll, terms, s, n)
 
     def m_step(self, N: np.ndarray, s: np.ndarray, n: int, ll: float) -> bool:
         "Record the E-step's log-likelihood (with prior terms), then the M-step: whether converged."
@@ -340,28 +342,29 @@ class _EMRun:
         self.E, self.skills = self.fit._m_step(
             N, self.E, self.M, self.model, self.kappa, self.pool, self.skills
         )
-        return self._record(ll + terms, s, n)
+        return self._record(ll, terms, s, n)
 
-    def _record(self, ll: float, s: np.ndarray, n: int) -> bool:
-        "After an M-step: the log-likelihood in the history, the class prior, whether converged."
+    def _record(self, ll: float, terms: float, s: np.ndarray, n: int) -> bool:
+        "After an M-step: the objective (the E-step's ll + prior terms), the class prior, converged?"
         h = self.history
-        h.append(ll)
+        h.append(ll + terms)
+        self.data.append(ll)
         if not self.fixed:
             self.prior = self._on_used(s / n)
         self.converged = len(h) > 1 and abs(h[-1] - h[-2]) < self.fit.tol * abs(h[-2])
         return self.converged
 
     def _prior_terms(self) -> float:
-        "Log prior density of the confusions (+ a constant): smoothing's, shrinkage's, hierarchy's."
+        "Log prior density of the confusions (+ a constant), or the hierarchy's terms of its bound."
         E = self.E
         penalty = self.fit._log_penalty(E) if self.model == "full" else 0.0
         if self.model in HIERARCHY_MODELS:
-            return penalty + _hierarchy_log_prior(E, self.skills)
+            return self.skills.bound
         return penalty + _log_prior_density(E, self.model, self.kappa, self.pool)
 
     def results(self) -> tuple:
-        "(prior, confusions, skills, history, converged)."
-        return self.prior, self.E, self.skills, np.array(self.history), self.converged
+        "(prior, confusions, skills, objective per iteration, its data term, converged)."
+        return self.prior, self.E, self.skills, np.array(self.history), np.array(self.data), self.converged
 
 
 # %% ../../nbs/03_inference.ipynb #3dd9d27c
@@ -395,7 +398,10 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = No
     prior_confusion_="hierarchical/community: communities × K × K, each prior's mean confusion",
     community_="hierarchical/community: workers × communities, each worker's membership",
     **ITERATION_DOCS,
-    log_likelihood_="the log-likelihood (with its prior terms) at each iteration",
+    log_likelihood_="the log-likelihood (with its prior terms) at each iteration; hierarchical/community: "
+    "the bound's answers term, E_q log p(answers | confusions), at each iteration",
+    objective_="the objective EM raises, at each iteration: the log-likelihood with its prior terms; "
+    "hierarchical/community: the variational bound on the marginal likelihood (03h)",
 )
 class DawidSkene(Aggregator):
     "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_`: chance of a right answer."
@@ -609,7 +615,7 @@ class DawidSkene(Aggregator):
         pool_counts=None,
     ):
         "Run EM on `S` from `init` (`pool_counts`: the shrinkage's crowd counts); set the results."
-        prior, E, skills, history, self.converged_ = self._run(
+        prior, E, skills, history, data, self.converged_ = self._run(
             S, M, model, kappa, class_prior, init, pool_counts
         )
         self.labels_, self.proba_ = S.em_results()
@@ -625,7 +631,8 @@ class DawidSkene(Aggregator):
         self.skills_ = _worker_skills(E, skills, prior)
         if skills is not None and skills.ndim == 2:
             self.class_skills_ = skills
-        self.n_iter_, self.log_likelihood_ = len(history), history
+        self.n_iter_, self.objective_ = len(history), history
+        self.log_likelihood_ = data if model in HIERARCHY_MODELS else history
 
 # %% ../../nbs/03_inference.ipynb #cc7d82e9
 @documented(skills_="each worker's one-coin skill s: the chance of a right answer")

@@ -5,13 +5,13 @@
 # %% ../../nbs/03h_hierarchy.ipynb #a8201b07
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional, Union
 
 import numpy as np
 
-from ..kernels import normalise_confusion, softmax_rows
+from ..kernels import softmax_rows
 from .core import _pooled_confusion, _true_counts
-from typing import NamedTuple, Union
+
 
 # %% auto #0
 __all__ = ['SPARSE_SHARE', 'STRENGTH_RANGE', 'polya_loglik']
@@ -74,11 +74,14 @@ def _strength_step(c: _Counts, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
 
 # %% ../../nbs/03h_hierarchy.ipynb #98830fbe
 class _Hierarchy(NamedTuple):
-    "The workers' shared prior: Dirichlet rows per community and true class, weights, memberships."
+    "The workers' shared prior, their memberships, the E-step's log-confusions and the bound's other terms."
 
-    alpha: np.ndarray  # communities × K × K: Dirichlet parameters, prior strength × prior mean
-    weights: np.ndarray  # each community's share of the workers (0: pruned)
-    member: np.ndarray  # workers × communities: each worker's posterior membership
+    alpha: np.ndarray  # communities × K × K: Dirichlet parameters of the true rows, strength × mean
+    obs: np.ndarray  # communities × K × L: the observed rows' Dirichlet parameters (alpha's through M)
+    weights: np.ndarray  # each community's share of the workers
+    member: np.ndarray  # workers × communities: each worker's posterior membership q(g_w)
+    log_conf: Optional[np.ndarray]  # workers × K × L: E_q log ω, the E-step's (None: the start)
+    bound: float  # the bound's terms besides the answers': E log p(ω, g) − E log q(ω, g)
 
 
 # %% ../../nbs/03h_hierarchy.ipynb #e696e741
@@ -90,21 +93,28 @@ def _start_hierarchy(N: np.ndarray, M: Optional[np.ndarray], communities: int) -
     member = np.eye(communities)[rank * communities // W]
     P = _pooled_confusion(N.sum(0), M) + 1e-3  # the crowd's confusion: every community's mean
     alpha = np.stack([K * 4.0**g * P / P.sum(1, keepdims=True) for g in range(communities)])
-    return _Hierarchy(alpha, member.mean(0), member)
+    return _Hierarchy(alpha, _observed_prior(alpha, M), member.mean(0), member, None, 0.0)
 
 
 # %% ../../nbs/03h_hierarchy.ipynb #5e5476c6
-def _memberships(c: _Counts, alpha: np.ndarray, weights: np.ndarray) -> tuple:
-    "Workers' posterior over communities from observed counts c; weights: MAP under Dirichlet(½)."
-    live = np.flatnonzero(weights)  # a pruned community's membership is 0: not computed
+def _memberships(c: _Counts, obs: np.ndarray, weights: np.ndarray) -> tuple:
+    "q(g_w) ∝ ρ_g Pólya(counts_w | obs_g), and the weights ρ = their mean (both raise the bound)."
+    live = np.flatnonzero(weights)  # an empty community's membership is 0: not computed
     log_p = np.full((len(c.n), len(weights)), -np.inf)
-    log_p[:, live] = np.stack([polya_loglik(c, alpha[g]) for g in live], 1).sum(-1)
+    log_p[:, live] = np.stack([polya_loglik(c, obs[g]) for g in live], 1).sum(-1)
     log_p[:, live] += np.log(weights[live])
     member, _ = softmax_rows(log_p)
-    kept = np.maximum(member.sum(0) - 0.5, 0)  # a community must hold half a worker
-    return member, kept / kept.sum()
+    return member, member.mean(0)
 
-# %% ../../nbs/03h_hierarchy.ipynb #817f256e
+
+def _expected_log(a: np.ndarray) -> np.ndarray:
+    "E log ω under Dirichlet rows a (over the last axis): ψ(a) − ψ(Σ a)."
+    from scipy.special import psi
+
+    return psi(a) - psi(a.sum(-1, keepdims=True))
+
+
+# %% ../../nbs/03h_hierarchy.ipynb #c0a1e001
 def _observed_prior(alpha: np.ndarray, M: Optional[np.ndarray]) -> np.ndarray:
     "Dirichlet rows over the observed symbols with alpha's mean and total variance through M."
     if M is None:
@@ -131,39 +141,53 @@ def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) 
     return np.clip(s, *STRENGTH_RANGE)[..., None] * m
 
 
+# %% ../../nbs/03h_hierarchy.ipynb #817f256e
+def _dirichlet_norm(a: np.ndarray) -> np.ndarray:
+    "log Γ(Σ a) − Σ log Γ(a), summed over the rows (the last two axes): a Dirichlet's log normaliser."
+    from scipy.special import gammaln
+
+    return (gammaln(a.sum(-1)) - gammaln(a).sum(-1)).sum(-1)
+
+
+def _bound_terms(N: np.ndarray, obs: np.ndarray, weights: np.ndarray, member: np.ndarray) -> tuple:
+    "q(ω | g) = Dir(N + obs_g): the E-step's E log ω (W, K, L) and E log p(ω, g) − E log q(ω, g)."
+    from scipy.special import xlogy
+
+    a = N[:, None] + obs[None]  # workers × communities × K × L
+    L = _expected_log(a)
+    kl = _dirichlet_norm(obs)[None] - _dirichlet_norm(a) - np.einsum("wkz,wgkz->wg", N, L)
+    groups = xlogy(member, weights).sum() - xlogy(member, member).sum()
+    return np.einsum("wg,wgkz->wkz", member, L), float(groups + (member * kl).sum())
+
+
 # %% ../../nbs/03h_hierarchy.ipynb #cd1b8084
 def _fit_hierarchy(
     N: np.ndarray,  # expected counts (W, c, z) of the observed answers
-    E: np.ndarray,  # the current confusions (W, c, x)
+    E: np.ndarray,  # the current confusions (W, c, x): the reported confusions' imputation
     M: Optional[np.ndarray],  # the channel (K×L), or None
     communities: int,  # most communities (1: the hierarchical model)
-    start: Optional[_Hierarchy] = None,  # the last M-step's prior (None: the quantile start)
+    start: Optional[_Hierarchy] = None,  # the last M-step's (None: the quantile start)
     rounds: int = 10,  # strength and membership rounds per M-step
 ) -> tuple:
-    "Empirical-Bayes M-step: posterior-mean confusions (W, c, x) and the fitted `_Hierarchy`."
-    alpha, weights, member = start or _start_hierarchy(N, M, communities)
-    counts, obs = _counts(N), _observed_prior(alpha, M)  # both reused by the rounds
+    "Variational M-step: the confusions (W, c, x) to report and the fitted `_Hierarchy`."
+    h = start or _start_hierarchy(N, M, communities)
+    counts, obs, weights, member = _counts(N), h.obs, h.weights, h.member
     for _ in range(rounds):
         obs = np.stack(
-            [
-                _strength_step(counts, member[:, g], o) if w > 0 else o
-                for g, (o, w) in enumerate(zip(obs, weights))
-            ]
+            [_strength_step(counts, member[:, g], o) if w > 0 else o for g, (o, w) in enumerate(zip(obs, weights))]
         )
-        alpha = _true_strength(obs, alpha, M)
-        obs = _observed_prior(alpha, M)  # the memberships' and the next round's
         if communities > 1:
             member, weights = _memberships(counts, obs, weights)
-    Nt = _true_counts(N, E, M)
-    W, K, C = len(Nt), Nt.shape[1], len(alpha)
-    own = normalise_confusion((Nt[:, None] + alpha[None]).reshape(W * C, K, K), 0.0)
-    E = np.einsum("wg,wgkx->wkx", member, own.reshape(W, C, K, K))
-    return E, _Hierarchy(alpha, weights, member)
+    log_conf, bound = _bound_terms(N, obs, weights, member)
+    alpha = _true_strength(obs, h.alpha, M)
+    own = _true_counts(N, E, M) + np.einsum("wg,gkx->wkx", member, alpha)  # the workers' own answers
+    return own / own.sum(-1, keepdims=True), _Hierarchy(alpha, obs, weights, member, log_conf, bound)
+
 
 # %% ../../nbs/03h_hierarchy.ipynb #3f71af85
-def _hierarchy_log_prior(E: np.ndarray, h: _Hierarchy) -> float:
-    "The prior's term of the recorded objective: Σ_w Σ_g r_wg Σ α log E (as shrinkage's)."
-    return float(np.einsum("wg,gkx,wkx->", h.member, h.alpha, np.log(E)))
+def _hierarchy_log_confusions(h: _Hierarchy) -> np.ndarray:
+    "E log ω under q(ω) (W, c, z): the E-step's log-confusions of the observed answers."
+    return h.log_conf
 
 
 # %% ../../nbs/03h_hierarchy.ipynb #2bfd8455
