@@ -345,7 +345,7 @@ class _EMRun:
         return self._record(ll, terms, s, n)
 
     def _record(self, ll: float, terms: float, s: np.ndarray, n: int) -> bool:
-        "After an M-step: the objective (the E-step's ll + prior terms), the class prior, converged?"
+        "After an M-step: the objective (E-step's ll + prior terms), the class prior, converged?"
         h = self.history
         h.append(ll + terms)
         self.data.append(ll)
@@ -364,7 +364,8 @@ class _EMRun:
 
     def results(self) -> tuple:
         "(prior, confusions, skills, objective per iteration, its data term, converged)."
-        return self.prior, self.E, self.skills, np.array(self.history), np.array(self.data), self.converged
+        history, data = np.array(self.history), np.array(self.data)
+        return self.prior, self.E, self.skills, history, data, self.converged
 
 
 # %% ../../nbs/03_inference.ipynb #3dd9d27c
@@ -398,10 +399,10 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = No
     prior_confusion_="hierarchical/community: communities × K × K, each prior's mean confusion",
     community_="hierarchical/community: workers × communities, each worker's membership",
     **ITERATION_DOCS,
-    log_likelihood_="the log-likelihood (with its prior terms) at each iteration; hierarchical/community: "
-    "the bound's answers term, E_q log p(answers | confusions), at each iteration",
-    objective_="the objective EM raises, at each iteration: the log-likelihood with its prior terms; "
-    "hierarchical/community: the variational bound on the marginal likelihood (03h)",
+    log_likelihood_="the log-likelihood (with its prior terms) at each iteration; "
+    "hierarchical/community: the bound's answers term, E_q log p(answers | confusions)",
+    objective_="the objective EM raises, at each iteration: the log-likelihood with its prior "
+    "terms; hierarchical/community: the variational bound on the marginal likelihood (03h)",
 )
 class DawidSkene(Aggregator):
     "Dawid–Skene EM, optionally through a known LDP `channel`; `skills_`: chance of a right answer."

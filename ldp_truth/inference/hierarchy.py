@@ -74,10 +74,10 @@ def _strength_step(c: _Counts, r: np.ndarray, alpha: np.ndarray) -> np.ndarray:
 
 # %% ../../nbs/03h_hierarchy.ipynb #98830fbe
 class _Hierarchy(NamedTuple):
-    "The workers' shared prior, their memberships, the E-step's log-confusions and the bound's other terms."
+    "The workers' prior, memberships, the E-step's log-confusions and the bound's other terms."
 
     alpha: np.ndarray  # communities × K × K: Dirichlet parameters of the true rows, strength × mean
-    obs: np.ndarray  # communities × K × L: the observed rows' Dirichlet parameters (alpha's through M)
+    obs: np.ndarray  # communities × K × L: the observed rows' Dirichlet parameters (alpha via M)
     weights: np.ndarray  # each community's share of the workers
     member: np.ndarray  # workers × communities: each worker's posterior membership q(g_w)
     log_conf: Optional[np.ndarray]  # workers × K × L: E_q log ω, the E-step's (None: the start)
@@ -143,7 +143,7 @@ def _true_strength(obs: np.ndarray, alpha: np.ndarray, M: Optional[np.ndarray]) 
 
 # %% ../../nbs/03h_hierarchy.ipynb #817f256e
 def _dirichlet_norm(a: np.ndarray) -> np.ndarray:
-    "log Γ(Σ a) − Σ log Γ(a), summed over the rows (the last two axes): a Dirichlet's log normaliser."
+    "log Γ(Σ a) − Σ log Γ(a) summed over the rows (the last two axes): Dirichlet log normalisers."
     from scipy.special import gammaln
 
     return (gammaln(a.sum(-1)) - gammaln(a).sum(-1)).sum(-1)
@@ -174,14 +174,18 @@ def _fit_hierarchy(
     counts, obs, weights, member = _counts(N), h.obs, h.weights, h.member
     for _ in range(rounds):
         obs = np.stack(
-            [_strength_step(counts, member[:, g], o) if w > 0 else o for g, (o, w) in enumerate(zip(obs, weights))]
+            [
+                _strength_step(counts, member[:, g], o) if w > 0 else o
+                for g, (o, w) in enumerate(zip(obs, weights))
+            ]
         )
         if communities > 1:
             member, weights = _memberships(counts, obs, weights)
     log_conf, bound = _bound_terms(N, obs, weights, member)
     alpha = _true_strength(obs, h.alpha, M)
-    own = _true_counts(N, E, M) + np.einsum("wg,gkx->wkx", member, alpha)  # the workers' own answers
-    return own / own.sum(-1, keepdims=True), _Hierarchy(alpha, obs, weights, member, log_conf, bound)
+    own = _true_counts(N, E, M) + np.einsum("wg,gkx->wkx", member, alpha)  # workers' own answers
+    h = _Hierarchy(alpha, obs, weights, member, log_conf, bound)
+    return own / own.sum(-1, keepdims=True), h
 
 
 # %% ../../nbs/03h_hierarchy.ipynb #3f71af85
