@@ -381,6 +381,100 @@ def _shared_em(S: _LocalEM, runs: list, n_iter: int, starts: Optional[list] = No
     return posteriors
 
 
+# %% ../../nbs/03_inference.ipynb #d5a0c001
+def _check_model_options(
+    model, smoothing: float, folds, candidates, warm_folds: bool, communities, shrink
+) -> None:
+    "DawidSkene's options that apply to one model only: a ValueError naming the option if misused."
+    if smoothing and model not in (None, "full", "auto"):
+        raise ValueError(
+            f"smoothing applies to the full model; model={model!r} takes shrink= instead"
+        )
+    if folds is not None and model != "auto":
+        raise ValueError("folds applies to model='auto' only")
+    if (candidates is not None or warm_folds) and model != "auto":
+        raise ValueError("candidates and warm_folds apply to model='auto' only")
+    if communities is not None and model != "community":
+        raise ValueError("communities applies to model='community' only")
+    if shrink is not None and model in HIERARCHY_MODELS:
+        raise ValueError(
+            f"shrink does not apply to model={model!r}: it fits its prior strength"
+        )
+
+
+def _checked_init(init) -> Union[str, np.ndarray]:
+    "`init` as DawidSkene keeps it: one of INITS or an array of task posteriors."
+    if isinstance(init, list):
+        init = np.asarray(init, dtype=np.float64)
+    if not (isinstance(init, np.ndarray) or init in INITS):
+        raise ValueError(
+            f"init must be one of {INITS} or an array of task posteriors "
+            "(n_tasks × n_classes), "
+            f"got {init!r}"
+        )
+    return init
+
+
+def _checked_model_name(model):
+    "None or one of MODELS."
+    if model is not None and model not in MODELS:
+        raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
+    return model
+
+
+def _checked_class_prior(class_prior: Optional[str]) -> Optional[str]:
+    "None or one of CLASS_PRIORS."
+    if class_prior not in (None,) + CLASS_PRIORS:
+        raise ValueError(
+            f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}"
+        )
+    return class_prior
+
+
+def _check_dask_options(fit, model: str) -> None:
+    "What a Dask fit cannot do: start from an array or the spectral start, warm folds."
+    if not (isinstance(fit.init, str) and fit.init == "mv"):
+        raise ValueError(
+            "init as an array needs answers in memory, and so does 'spectral'; "
+            "a Dask fit starts from init='mv'"
+        )
+    if model == "auto" and fit.warm_folds:
+        raise ValueError(
+            "warm_folds=True needs answers in memory (each fold starts from task "
+            "posteriors); on Dask, model='auto' runs cold folds (warm_folds=False)"
+        )
+
+
+def _checked_candidates(candidates) -> tuple:
+    "model='auto''s candidates: distinct models of MODELS but 'auto' (None: AUTO_CANDIDATES)."
+    chosen = AUTO_CANDIDATES if candidates is None else tuple(candidates)
+    named = set(chosen)
+    if not named or not named <= set(MODELS[:-1]) or len(named) < len(chosen):
+        raise ValueError(
+            f"candidates must be distinct models in {MODELS[:-1]}, got {candidates!r}"
+        )
+    return chosen
+
+
+def _init_posteriors(init, A: Answers, M: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    "`init` checked and copied (EM writes into it), the spectral start, or None (vote start)."
+    n_tasks, K = A.n_tasks, A.n_classes if M is None else len(M)
+    if isinstance(init, str):
+        return _spectral_start(A, M) if init == "spectral" else None
+    P = np.array(init, dtype=np.float64)
+    if (
+        P.shape != (n_tasks, K)
+        or not np.isfinite(P).all()
+        or (P < 0).any()
+        or not np.allclose(P.sum(1), 1)
+    ):
+        raise ValueError(
+            f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array "
+            "of rows on the simplex"
+        )
+    return P
+
+
 # %% ../../nbs/03_inference.ipynb #c7a1e013
 @documented(
     labels_="each task's most probable class index (-1: no answers)",
@@ -424,46 +518,16 @@ class DawidSkene(Aggregator):
     ):
         self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
-        if self.smoothing and model not in (None, "full", "auto"):
-            raise ValueError(
-                f"smoothing applies to the full model; model={model!r} takes shrink= instead"
-            )
-        if folds is not None and model != "auto":
-            raise ValueError("folds applies to model='auto' only")
-        if (candidates is not None or warm_folds) and model != "auto":
-            raise ValueError("candidates and warm_folds apply to model='auto' only")
-        if communities is not None and model != "community":
-            raise ValueError("communities applies to model='community' only")
-        if shrink is not None and model in HIERARCHY_MODELS:
-            raise ValueError(
-                f"shrink does not apply to model={model!r}: it fits its prior strength"
-            )
-        if isinstance(init, list):
-            init = np.asarray(init, dtype=np.float64)
-        if not (isinstance(init, np.ndarray) or init in INITS):
-            raise ValueError(
-                f"init must be one of {INITS} or an array of task posteriors "
-                "(n_tasks × n_classes), "
-                f"got {init!r}"
-            )
-        if model is not None and model not in MODELS:
-            raise ValueError(f"model must be None or one of {MODELS}, got {model!r}")
-        self.init, self.model = init, model
+        _check_model_options(
+            model, self.smoothing, folds, candidates, warm_folds, communities, shrink
+        )
+        self.init, self.model = _checked_init(init), _checked_model_name(model)
         self.folds = 3 if folds is None else check_count(folds, "folds", minimum=2)
         self.communities = 4 if communities is None else check_count(communities, "communities")
-        self.candidates = AUTO_CANDIDATES if candidates is None else tuple(candidates)
-        named = set(self.candidates)
-        if not named or not named <= set(MODELS[:-1]) or len(named) < len(self.candidates):
-            raise ValueError(
-                f"candidates must be distinct models in {MODELS[:-1]}, got {candidates!r}"
-            )
+        self.candidates = _checked_candidates(candidates)
         self.warm_folds = bool(warm_folds)
         self.shrink = None if shrink is None else check_nonnegative(shrink, "shrink")
-        if class_prior not in (None,) + CLASS_PRIORS:
-            raise ValueError(
-                f"class_prior must be None or one of {CLASS_PRIORS}, got {class_prior!r}"
-            )
-        self.class_prior = class_prior
+        self.class_prior = _checked_class_prior(class_prior)
 
     def _settings(self, M: Optional[np.ndarray]) -> tuple:
         "Model, pseudo-answers per worker (÷ channel contrast²), class prior: given or default."
@@ -485,24 +549,6 @@ class DawidSkene(Aggregator):
         if self.class_prior:
             return self.class_prior
         return "uniform" if model == "homogeneous" else self._settings(M)[2]
-
-    def _init_array(self, A: Answers, M: Optional[np.ndarray]) -> Optional[np.ndarray]:
-        "`init` checked and copied (EM writes into it), the spectral start, or None (vote start)."
-        n_tasks, K = A.n_tasks, A.n_classes if M is None else len(M)
-        if isinstance(self.init, str):
-            return _spectral_start(A, M) if self.init == "spectral" else None
-        P = np.array(self.init, dtype=np.float64)
-        if (
-            P.shape != (n_tasks, K)
-            or not np.isfinite(P).all()
-            or (P < 0).any()
-            or not np.allclose(P.sum(1), 1)
-        ):
-            raise ValueError(
-                f"init must be an (n_tasks, n_classes) = {(n_tasks, K)} array "
-                "of rows on the simplex"
-            )
-        return P
 
     def _m_step(
         self,
@@ -538,78 +584,28 @@ class DawidSkene(Aggregator):
                 break
         return run.results()
 
-    def _shared_fits(
-        self, S: _LocalEM, M: Optional[np.ndarray], kappa: float, warm: Optional[list] = None
-    ) -> tuple:
-        "The candidates' EM on `S` in one shared loop, from init (or `warm`): runs, posteriors."
-        log_M, models = _log_channel(M), self.candidates
-        if warm is None:
-            starts = [S.em_start(log_M, self._init_array(S.A, M))] * len(models)
-        else:
-            starts = [S.em_start(log_M, P.copy()) for P in warm]
-        runs = [
-            _EMRun(self, S, M, m, kappa, self._class_prior(m, M), start)
-            for m, start in zip(models, starts)
-        ]
-        return runs, _shared_em(S, runs, self.n_iter, warm)
-
-    def _heldout(self, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
-        "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
-        fold = _answer_folds(A.n_answers, self.folds)
-        scores = {m: np.empty(A.n_answers) for m in self.candidates}
-        warm = self._shared_fits(_LocalEM(A), M, kappa)[1] if self.warm_folds else None
-        for f in range(self.folds):
-            train, test = A.select(fold != f), A.select(fold == f)
-            S = _LocalEM(train)
-            runs, posteriors = self._shared_fits(S, M, kappa, warm)
-            for m, run, P in zip(scores, runs, posteriors):
-                P[S.unanswered] = run.prior
-                O = run.E if M is None else run.E @ M
-                like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
-                scores[m][fold == f] = np.log(np.maximum(like, EPS))
-        return scores
-
     def _fit(self, A: Answers):
         M = _check_channel(self.channel, A.n_classes)
         model, kappa, _ = self._settings(M)
         self.selection_ = self.selection_se_ = self.heldout_ = None
         if model == "auto":
-            self.heldout_ = self._heldout(A, M, kappa)
+            self.heldout_ = _auto_heldout(self, A, M, kappa)
             self.selection_, self.selection_se_ = heldout_summary(self.heldout_)
             model = max(self.selection_, key=self.selection_.get)
         self._fit_on(
-            _LocalEM(A), M, model, kappa, self._class_prior(model, M), self._init_array(A, M)
+            _LocalEM(A), M, model, kappa, self._class_prior(model, M),
+            _init_posteriors(self.init, A, M),
         )
 
     def _fit_dask(self, D: DaskAnswers):
-        if not (isinstance(self.init, str) and self.init == "mv"):
-            raise ValueError(
-                "init as an array needs answers in memory, and so does 'spectral'; "
-                "a Dask fit starts from init='mv'"
-            )
         M = _check_channel(self.channel, D.n_classes)
         model, kappa, _ = self._settings(M)
+        _check_dask_options(self, model)
         self.selection_ = self.selection_se_ = self.heldout_ = None
         if model == "auto":
-            if self.warm_folds:
-                raise ValueError(
-                    "warm_folds=True needs answers in memory (each fold starts from task "
-                    "posteriors); on Dask, model='auto' runs cold folds (warm_folds=False)"
-                )
-            self.selection_, self.selection_se_ = self._heldout_dask(D, M, kappa)
+            self.selection_, self.selection_se_ = _auto_heldout_dask(self, D, M, kappa)
             model = max(self.selection_, key=self.selection_.get)
         self._fit_on(D, M, model, kappa, self._class_prior(model, M))
-
-    def _heldout_dask(self, D: DaskAnswers, M: Optional[np.ndarray], kappa: float) -> tuple:
-        "`_heldout`'s folds on Dask, each candidate fitted alone: held-out means and SEs."
-        folded = D.with_folds(_answer_folds(int(D.row_counts().sum()), self.folds))
-        scores = {m: [] for m in self.candidates}
-        for f in range(self.folds):
-            S = folded.fold(f)
-            for m in scores:
-                prior, E = self._run(S, M, m, kappa, self._class_prior(m, M))[:2]
-                scores[m] += S.heldout_scores(prior, E if M is None else E @ M)
-        return folded.heldout_summary(scores)
 
     def _fit_on(
         self, S, M: Optional[np.ndarray], model: str, kappa: float, class_prior: str, init=None,
@@ -619,21 +615,74 @@ class DawidSkene(Aggregator):
         prior, E, skills, history, data, self.converged_ = self._run(
             S, M, model, kappa, class_prior, init, pool_counts
         )
-        self.labels_, self.proba_ = S.em_results()
-        if model == "homogeneous":  # majority vote's ties: within 1e-9 the first class wins
-            first = best_classes(np.nan_to_num(self.proba_), 1e-9).argmax(1)
-            self.labels_ = np.where(self.labels_ < 0, -1, first)
-        self.prior_, self.confusion_, self.model_, self.shrink_ = prior, E, model, kappa
-        self.observed_confusion_ = E if M is None else E @ M
-        self.prior_strength_ = self.prior_confusion_ = self.community_ = None
-        if model in HIERARCHY_MODELS:
-            self.prior_strength_, self.prior_confusion_ = _hierarchy_prior(skills)
-            self.community_, skills = skills.member, None
-        self.skills_ = _worker_skills(E, skills, prior)
-        if skills is not None and skills.ndim == 2:
-            self.class_skills_ = skills
-        self.n_iter_, self.objective_ = len(history), history
-        self.log_likelihood_ = data if model in HIERARCHY_MODELS else history
+        _set_fitted(self, S, M, model, kappa, (prior, E, skills, history, data))
+
+
+# %% ../../nbs/03_inference.ipynb #d5a0c002
+def _set_fitted(fit, S, M: Optional[np.ndarray], model: str, kappa: float, run: tuple) -> None:
+    "DawidSkene's fitted attributes from one EM `run` (prior, confusions, skills, histories)."
+    prior, E, skills, history, data = run
+    fit.labels_, fit.proba_ = S.em_results()
+    if model == "homogeneous":  # majority vote's ties: within 1e-9 the first class wins
+        first = best_classes(np.nan_to_num(fit.proba_), 1e-9).argmax(1)
+        fit.labels_ = np.where(fit.labels_ < 0, -1, first)
+    fit.prior_, fit.confusion_, fit.model_, fit.shrink_ = prior, E, model, kappa
+    fit.observed_confusion_ = E if M is None else E @ M
+    fit.prior_strength_ = fit.prior_confusion_ = fit.community_ = None
+    if model in HIERARCHY_MODELS:
+        fit.prior_strength_, fit.prior_confusion_ = _hierarchy_prior(skills)
+        fit.community_, skills = skills.member, None
+    fit.skills_ = _worker_skills(E, skills, prior)
+    if skills is not None and skills.ndim == 2:
+        fit.class_skills_ = skills
+    fit.n_iter_, fit.objective_ = len(history), history
+    fit.log_likelihood_ = data if model in HIERARCHY_MODELS else history
+
+# %% ../../nbs/03_inference.ipynb #d5a0c003
+def _auto_shared_fits(
+    fit, S: _LocalEM, M: Optional[np.ndarray], kappa: float, warm: Optional[list] = None
+) -> tuple:
+    "The candidates' EM on `S` in one shared loop, from init (or `warm`): runs, posteriors."
+    log_M, models = _log_channel(M), fit.candidates
+    if warm is None:
+        starts = [S.em_start(log_M, _init_posteriors(fit.init, S.A, M))] * len(models)
+    else:
+        starts = [S.em_start(log_M, P.copy()) for P in warm]
+    runs = [
+        _EMRun(fit, S, M, m, kappa, fit._class_prior(m, M), start)
+        for m, start in zip(models, starts)
+    ]
+    return runs, _shared_em(S, runs, fit.n_iter, warm)
+
+
+def _auto_heldout(fit, A: Answers, M: Optional[np.ndarray], kappa: float) -> dict:
+    "Each candidate's log-likelihood of every answer, fitted on the other folds (shared EM)."
+    fold = _answer_folds(A.n_answers, fit.folds)
+    scores = {m: np.empty(A.n_answers) for m in fit.candidates}
+    warm = _auto_shared_fits(fit, _LocalEM(A), M, kappa)[1] if fit.warm_folds else None
+    for f in range(fit.folds):
+        train, test = A.select(fold != f), A.select(fold == f)
+        S = _LocalEM(train)
+        runs, posteriors = _auto_shared_fits(fit, S, M, kappa, warm)
+        for m, run, P in zip(scores, runs, posteriors):
+            P[S.unanswered] = run.prior
+            O = run.E if M is None else run.E @ M
+            like = np.einsum("ac,ac->a", P[test.task], O[test.worker, :, test.value])
+            scores[m][fold == f] = np.log(np.maximum(like, EPS))
+    return scores
+
+
+def _auto_heldout_dask(fit, D: DaskAnswers, M: Optional[np.ndarray], kappa: float) -> tuple:
+    "`_auto_heldout`'s folds on Dask, each candidate fitted alone: held-out means and SEs."
+    folded = D.with_folds(_answer_folds(int(D.row_counts().sum()), fit.folds))
+    scores = {m: [] for m in fit.candidates}
+    for f in range(fit.folds):
+        S = folded.fold(f)
+        for m in scores:
+            prior, E = fit._run(S, M, m, kappa, fit._class_prior(m, M))[:2]
+            scores[m] += S.heldout_scores(prior, E if M is None else E @ M)
+    return folded.heldout_summary(scores)
+
 
 # %% ../../nbs/03_inference.ipynb #cc7d82e9
 @documented(skills_="each worker's one-coin skill s: the chance of a right answer")
