@@ -32,8 +32,9 @@ Two things are then done to the rendered pages so that the site reads with no ne
   papers it names, linked to the references. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
   and link to the entry. Nothing is listed by hand, so a new class on a new chapter appears with its entry.
 - **A user guide and a grouped sidebar.** `guide_*.ipynb` (getting started, which mechanism, which aggregator, more
-  examples, glossary, references, changelog) come first; the sidebar groups the pages (Guide · Core library · Papers
-  · Command line · API reference, a chapter's group read from its `default_exp`), with previous/next links.
+  examples, glossary, references, changelog) come first; the sidebar groups the pages (Guide · Core library · Inference
+  · Papers · Command line · API reference, a chapter's group read from its `default_exp`: `inference.*` chapters and the 03
+  chapters without a module (the channel, the interface) under Inference, `cli` and `cli_*` under Command line), with previous/next links.
 - **Offline from `file://`.** The search index is also written as `search.js` (a browser refuses `fetch` from
   `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a table or display formula that is wider
   than the column in a smaller font instead of behind a scrollbar. Each line of code is a span that hangs under its
@@ -142,12 +143,13 @@ def default_exp(nb: Path) -> str:
 
 
 def sidebar(proc: Path, nbs: Path, api: list[str]) -> str:
-    "The sidebar in groups — Guide, Core library, Papers, Command line, API reference — as Quarto's YAML."
-    groups = {"Guide": [], "Core library": [], "Papers": [], "Command line": [], "API reference": api}
+    "The sidebar in groups — Guide, Core library, Inference, Papers, Command line, API reference — as Quarto's YAML."
+    groups = {"Guide": [], "Core library": [], "Inference": [], "Papers": [], "Command line": [], "API reference": api}
     for nb in sorted(proc.glob("*.ipynb")):
         module = default_exp(nbs / nb.name) if (nbs / nb.name).exists() else ""
         group = ("Guide" if nb.stem in GUIDE or nb.stem.startswith("guide_") else "Papers" if module.startswith("papers.")
-                 else "Command line" if module == "cli" else "Core library")
+                 else "Inference" if module.startswith("inference.") or (not module and nb.stem.startswith("03"))
+                 else "Command line" if module == "cli" or module.startswith("cli_") else "Core library")
         groups[group].append(nb.name)
     rank = lambda f: (GUIDE.index(Path(f).stem) if Path(f).stem in GUIDE else len(GUIDE), f)
     groups["Guide"].sort(key=rank)

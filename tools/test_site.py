@@ -208,7 +208,7 @@ def cut_cells(html: str) -> list[str]:
     return [c[:60] for c in cells if re.sub(r"<[^>]+>", "", c).count("`") % 2 or re.sub(r"<[^>]+>", "", c).count("$") % 2]
 
 
-SECTIONS = ("Guide", "Core library", "Papers", "Command line", "API reference")
+SECTIONS = ("Guide", "Core library", "Inference", "Papers", "Command line", "API reference")
 
 
 def missing_navigation(html: str, version: str) -> list[str]:
