@@ -255,8 +255,181 @@ def _task_series(part: Answers, values: np.ndarray) -> pd.Series:
     "One value per task of a partition, by task id."
     return pd.Series(values, index=pd.Index(part.tasks, name="task"))
 
+# %% ../nbs/08_distributed.ipynb #e8a0c001
+class _DaskEMPasses:
+    "Dawid–Skene's passes over the one-hot partitions (part of `DaskAnswers`): start, E-steps."
+
+    def _em_parts(self) -> list:
+        "The one-hot partitions (futures), encoded on first use."
+        if self._onehot is None:
+            self._onehot = self._built_parts(_build_part)
+        return self._onehot
+
+    def em_start(
+        self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
+    ) -> tuple:
+        "Majority-vote start (through the channel): (counts N, posterior sums, number of tasks)."
+        if init is not None:
+            raise ValueError("init as an array needs answers in memory")
+        return _map_reduce(
+            self.client, self._em_parts(), _start_step, self.n_workers, self.n_classes, log_channel
+        )
+
+    def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
+        "One E-step on every partition: (N, posterior sums, number of tasks, log-likelihood)."
+        params = self.client.scatter(
+            log_conf, broadcast=True, hash=False
+        )  # a fresh key: see the note above
+        self._last = (params, log_prior)
+        return _map_reduce(self.client, self._em_parts(), _em_step, params, log_prior)
+
+    def value_shares(self) -> np.ndarray:
+        "Share of each observed symbol among the answers."
+        (n,) = _map_reduce(self.client, self._em_parts(), _symbol_counts, self.n_classes)
+        return n / n.sum()
+
+    def em_results(self) -> tuple:
+        "(labels, posteriors) of the last E-step as Dask collections by task id (not computed)."
+        return self._frames_of(_results, len(self._last[1]), *self._last)
+
+    def vote_results(self, log_channel: Optional[np.ndarray]) -> tuple:
+        "(labels, shares) of majority vote (through the channel) as Dask collections by task id."
+        K = self.n_classes if log_channel is None else len(log_channel)
+        return self._frames_of(_vote_shares_frame, K, log_channel)
+
+    def _frames_of(self, fn, K: int, *args) -> tuple:
+        "(labels, posteriors over the first K classes) from `fn(partition, *args, classes)`."
+        futures = [
+            self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()
+        ]
+        return _label_frames(futures, self.classes[:K])
+
+
+# %% ../nbs/08_distributed.ipynb #e8a0c002
+class _DaskWeightedPasses:
+    "CRH's and the weighted vote's rounds over partitions kept on the cluster (of `DaskAnswers`)."
+
+    def crh_start(self, squared: bool, cap: float) -> np.ndarray:
+        "Continuous CRH: partitions sorted, scaled (one global fallback), started; loss sums."
+        self._crh = (squared, cap)
+        workers_f = self.client.scatter(self.workers, broadcast=True, hash=False)
+        parts = [
+            self.client.submit(_build_continuous, f, workers_f, *self.columns, squared, pure=False)
+            for f in self._frames()
+        ]
+        fallback = _fallback_scale(self.client, parts)
+        outs = [
+            self.client.submit(_with_scale, p, fallback, squared, cap, pure=False) for p in parts
+        ]
+        self._parts, (total,) = _split(self.client, outs, _add)
+        return total
+
+    def crh_round(self, w: np.ndarray) -> tuple:
+        "One continuous CRH round with weights `w`: (loss sum per worker, largest truth move)."
+        w_f = self.client.scatter(
+            w, broadcast=True, hash=False
+        )  # a fresh key each iteration, as for EM
+        outs = [self.client.submit(_crh_step, p, w_f, *self._crh, pure=False) for p in self._parts]
+        self._parts, summary = _split(self.client, outs, _sum_max)
+        return summary
+
+    def crh_truths(self):
+        "The truths of the last round, a Dask Series indexed by task id."
+        dd, _ = _dask()
+        meta = pd.Series(dtype=np.float64, name="label", index=pd.Index([], name="task"))
+        futures = [self.client.submit(_truths, p, pure=False) for p in self._parts]
+        return dd.from_delayed(futures, meta=meta, verify_meta=False)
+
+    def vote_start(self) -> np.ndarray:
+        "Categorical CRH: partitions started from majority vote; each worker's 0-1 loss sum."
+        codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
+        outs = [
+            self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
+            for f in self._frames()
+        ]
+        self._parts, (total,) = _split(self.client, outs, _add)
+        return total
+
+    def vote_round(self, w: np.ndarray) -> tuple:
+        "One weighted vote with weights `w`: (0-1 loss sum per worker, labels changed)."
+        w_f = self.client.scatter(w, broadcast=True, hash=False)
+        outs = [self.client.submit(_crh_vote_step, p, w_f, pure=False) for p in self._parts]
+        self._parts, summary = _split(self.client, outs, _sum_max)
+        return summary
+
+    def answer_counts(self) -> np.ndarray:
+        "Each worker's number of answers (after `vote_start`)."
+        (n,) = _map_reduce(self.client, self._parts, _worker_answers)
+        return n
+
+    def weighted_vote_results(self) -> tuple:
+        "(labels, shares) of the last weighted vote as Dask collections indexed by task id."
+        futures = [
+            self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts
+        ]
+        return _label_frames(futures, self.classes)
+
+
+# %% ../nbs/08_distributed.ipynb #e8a0c003
+class _DaskPartMaps:
+    "Functions mapped over the partitions as `Answers` (GLAD's, MACE's loops; of `DaskAnswers`)."
+
+    def answer_parts(self) -> list:
+        "The partitions as `Answers` with the global worker and class codes (futures), built once."
+        if self._answers is None:
+            self._answers = self._built_parts(_build_answers)
+        return self._answers
+
+    def map_sum(self, fn, *args) -> tuple:
+        "Σ over the partitions of `fn(answers, *args)` (a tuple of arrays), on the cluster."
+        args = [self.client.scatter(a, broadcast=True, hash=False) for a in args]
+        return _map_reduce(self.client, self.answer_parts(), fn, *args)
+
+    def results_of(self, fn, K: int, *args, per_part: Optional[list] = None) -> tuple:
+        "(labels, posteriors) by task id, Dask collections, of `fn(answers, *per_part[p], *args)`."
+        per_part = per_part or [()] * len(self.answer_parts())
+        futures = [
+            self.client.submit(_fit_frame, p, fn, (*extra, *args), self.classes, pure=False)
+            for p, extra in zip(self.answer_parts(), per_part)
+        ]
+        return _label_frames(futures, self.classes[:K])
+
+    def part_sizes(self) -> tuple:
+        "(tasks, answers) of each answer partition, in partition order: a task vector's blocks."
+        if self._sizes is None:
+            sizes = [self.client.submit(_part_sizes, p, pure=False) for p in self.answer_parts()]
+            self._sizes = tuple(np.array(s) for s in zip(*self.client.gather(sizes)))
+        return self._sizes
+
+    def map_parts(self, fn, *args, per_part: Optional[list] = None) -> list:
+        "Futures of `fn(answers, *per_part[p], *args)` on each partition p, kept on the cluster."
+        args = [
+            self.client.scatter(a, broadcast=True, hash=False) if isinstance(a, np.ndarray) else a
+            for a in args
+        ]
+        per_part = per_part or [()] * len(self.answer_parts())
+        return [
+            self.client.submit(fn, p, *extra, *args, pure=False)
+            for p, extra in zip(self.answer_parts(), per_part)
+        ]
+
+    def gather(self, futures: list) -> list:
+        "The results of `map_parts`' futures, here."
+        return self.client.gather(futures)
+
+    def task_values(self, blocks: list) -> "dask.dataframe.Series":
+        "A vector over tasks cut into the partitions' blocks (`part_sizes`): a Series by task id."
+        dd, _ = _dask()
+        futures = [
+            self.client.submit(_task_series, p, b, pure=False)
+            for p, b in zip(self.answer_parts(), blocks)
+        ]
+        meta = pd.Series(dtype=np.float64, index=pd.Index([], name="task"))
+        return dd.from_delayed(futures, meta=meta, verify_meta=False)
+
+
 # %% ../nbs/08_distributed.ipynb #87e603dc
-class DaskAnswers:
+class DaskAnswers(_DaskEMPasses, _DaskWeightedPasses, _DaskPartMaps):
     "Answers in a Dask DataFrame, encoded, kept on the cluster; what `inference`'s loops read."
 
     def __init__(
@@ -329,104 +502,6 @@ class DaskAnswers:
             self.client.submit(build, f, codes_f, *self.columns, pure=False) for f in self._frames()
         ]
 
-    def _em_parts(self) -> list:
-        "The one-hot partitions (futures), encoded on first use."
-        if self._onehot is None:
-            self._onehot = self._built_parts(_build_part)
-        return self._onehot
-
-    def em_start(
-        self, log_channel: Optional[np.ndarray], init: Optional[np.ndarray] = None
-    ) -> tuple:
-        "Majority-vote start (through the channel): (counts N, posterior sums, number of tasks)."
-        if init is not None:
-            raise ValueError("init as an array needs answers in memory")
-        return _map_reduce(
-            self.client, self._em_parts(), _start_step, self.n_workers, self.n_classes, log_channel
-        )
-
-    def em_round(self, log_conf: np.ndarray, log_prior: np.ndarray) -> tuple:
-        "One E-step on every partition: (N, posterior sums, number of tasks, log-likelihood)."
-        params = self.client.scatter(
-            log_conf, broadcast=True, hash=False
-        )  # a fresh key: see the note above
-        self._last = (params, log_prior)
-        return _map_reduce(self.client, self._em_parts(), _em_step, params, log_prior)
-
-    def value_shares(self) -> np.ndarray:
-        "Share of each observed symbol among the answers."
-        (n,) = _map_reduce(self.client, self._em_parts(), _symbol_counts, self.n_classes)
-        return n / n.sum()
-
-    def em_results(self) -> tuple:
-        "(labels, posteriors) of the last E-step as Dask collections by task id (not computed)."
-        return self._frames_of(_results, len(self._last[1]), *self._last)
-
-    def vote_results(self, log_channel: Optional[np.ndarray]) -> tuple:
-        "(labels, shares) of majority vote (through the channel) as Dask collections by task id."
-        K = self.n_classes if log_channel is None else len(log_channel)
-        return self._frames_of(_vote_shares_frame, K, log_channel)
-
-    def _frames_of(self, fn, K: int, *args) -> tuple:
-        "(labels, posteriors over the first K classes) from `fn(partition, *args, classes)`."
-        futures = [
-            self.client.submit(fn, p, *args, self.classes, pure=False) for p in self._em_parts()
-        ]
-        return _label_frames(futures, self.classes[:K])
-
-    def answer_parts(self) -> list:
-        "The partitions as `Answers` with the global worker and class codes (futures), built once."
-        if self._answers is None:
-            self._answers = self._built_parts(_build_answers)
-        return self._answers
-
-    def map_sum(self, fn, *args) -> tuple:
-        "Σ over the partitions of `fn(answers, *args)` (a tuple of arrays), on the cluster."
-        args = [self.client.scatter(a, broadcast=True, hash=False) for a in args]
-        return _map_reduce(self.client, self.answer_parts(), fn, *args)
-
-    def results_of(self, fn, K: int, *args, per_part: Optional[list] = None) -> tuple:
-        "(labels, posteriors) by task id, Dask collections, of `fn(answers, *per_part[p], *args)`."
-        per_part = per_part or [()] * len(self.answer_parts())
-        futures = [
-            self.client.submit(_fit_frame, p, fn, (*extra, *args), self.classes, pure=False)
-            for p, extra in zip(self.answer_parts(), per_part)
-        ]
-        return _label_frames(futures, self.classes[:K])
-
-    def part_sizes(self) -> tuple:
-        "(tasks, answers) of each answer partition, in partition order: a task vector's blocks."
-        if self._sizes is None:
-            sizes = [self.client.submit(_part_sizes, p, pure=False) for p in self.answer_parts()]
-            self._sizes = tuple(np.array(s) for s in zip(*self.client.gather(sizes)))
-        return self._sizes
-
-    def map_parts(self, fn, *args, per_part: Optional[list] = None) -> list:
-        "Futures of `fn(answers, *per_part[p], *args)` on each partition p, kept on the cluster."
-        args = [
-            self.client.scatter(a, broadcast=True, hash=False) if isinstance(a, np.ndarray) else a
-            for a in args
-        ]
-        per_part = per_part or [()] * len(self.answer_parts())
-        return [
-            self.client.submit(fn, p, *extra, *args, pure=False)
-            for p, extra in zip(self.answer_parts(), per_part)
-        ]
-
-    def gather(self, futures: list) -> list:
-        "The results of `map_parts`' futures, here."
-        return self.client.gather(futures)
-
-    def task_values(self, blocks: list) -> "dask.dataframe.Series":
-        "A vector over tasks cut into the partitions' blocks (`part_sizes`): a Series by task id."
-        dd, _ = _dask()
-        futures = [
-            self.client.submit(_task_series, p, b, pure=False)
-            for p, b in zip(self.answer_parts(), blocks)
-        ]
-        meta = pd.Series(dtype=np.float64, index=pd.Index([], name="task"))
-        return dd.from_delayed(futures, meta=meta, verify_meta=False)
-
     def predictions(self, labels) -> "dask.dataframe.Series":
         "`labels` (class indices or truths, by task id) as the labels, a Series `agg_label`."
         if self.kind == "continuous":
@@ -437,65 +512,6 @@ class DaskAnswers:
             meta=pd.Series(dtype=classes.dtype, name="agg_label"),
         )
 
-    def crh_start(self, squared: bool, cap: float) -> np.ndarray:
-        "Continuous CRH: partitions sorted, scaled (one global fallback), started; loss sums."
-        self._crh = (squared, cap)
-        workers_f = self.client.scatter(self.workers, broadcast=True, hash=False)
-        parts = [
-            self.client.submit(_build_continuous, f, workers_f, *self.columns, squared, pure=False)
-            for f in self._frames()
-        ]
-        fallback = _fallback_scale(self.client, parts)
-        outs = [
-            self.client.submit(_with_scale, p, fallback, squared, cap, pure=False) for p in parts
-        ]
-        self._parts, (total,) = _split(self.client, outs, _add)
-        return total
-
-    def crh_round(self, w: np.ndarray) -> tuple:
-        "One continuous CRH round with weights `w`: (loss sum per worker, largest truth move)."
-        w_f = self.client.scatter(
-            w, broadcast=True, hash=False
-        )  # a fresh key each iteration, as for EM
-        outs = [self.client.submit(_crh_step, p, w_f, *self._crh, pure=False) for p in self._parts]
-        self._parts, summary = _split(self.client, outs, _sum_max)
-        return summary
-
-    def crh_truths(self):
-        "The truths of the last round, a Dask Series indexed by task id."
-        dd, _ = _dask()
-        meta = pd.Series(dtype=np.float64, name="label", index=pd.Index([], name="task"))
-        futures = [self.client.submit(_truths, p, pure=False) for p in self._parts]
-        return dd.from_delayed(futures, meta=meta, verify_meta=False)
-
-    def vote_start(self) -> np.ndarray:
-        "Categorical CRH: partitions started from majority vote; each worker's 0-1 loss sum."
-        codes_f = self.client.scatter(self.codes, broadcast=True, hash=False)
-        outs = [
-            self.client.submit(_build_categorical, f, codes_f, *self.columns, pure=False)
-            for f in self._frames()
-        ]
-        self._parts, (total,) = _split(self.client, outs, _add)
-        return total
-
-    def vote_round(self, w: np.ndarray) -> tuple:
-        "One weighted vote with weights `w`: (0-1 loss sum per worker, labels changed)."
-        w_f = self.client.scatter(w, broadcast=True, hash=False)
-        outs = [self.client.submit(_crh_vote_step, p, w_f, pure=False) for p in self._parts]
-        self._parts, summary = _split(self.client, outs, _sum_max)
-        return summary
-
-    def answer_counts(self) -> np.ndarray:
-        "Each worker's number of answers (after `vote_start`)."
-        (n,) = _map_reduce(self.client, self._parts, _worker_answers)
-        return n
-
-    def weighted_vote_results(self) -> tuple:
-        "(labels, shares) of the last weighted vote as Dask collections indexed by task id."
-        futures = [
-            self.client.submit(_vote_results, p, self.classes, pure=False) for p in self._parts
-        ]
-        return _label_frames(futures, self.classes)
 
 # %% ../nbs/08_distributed.ipynb #1bb23e84
 _FOLD = "__fold"  # the column that carries each answer's held-out fold (model='auto' on Dask)
