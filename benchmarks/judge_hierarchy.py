@@ -15,6 +15,10 @@ it).
 
     python benchmarks/judge_hierarchy.py --part 0/2 &  python benchmarks/judge_hierarchy.py --part 1/2
     python benchmarks/judge_hierarchy.py --models --auto --trials 5 --out benchmarks/results/judge_auto.csv
+
+`results/judge_hierarchy_vb.csv` is the hierarchical and community models after their EM became variational (03h):
+`--models hierarchical community --trials 2` then `--trials 3 --first-trial 2`, two `--part`s each (5 perturbations
+per cell, 16:29-16:45 UTC at load 8-10), the parts concatenated and sorted by dataset, ε, trial.
 """
 
 from __future__ import annotations
