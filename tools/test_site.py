@@ -8,7 +8,7 @@ and no TeX source is left in the HTML; no line of code or printed output runs pa
 1280 px, folded cells opened); every picture has alt text; no check cell (`test_*`, `assert`) is shown unfolded on a
 module page (a cell that draws a figure stays in view); no docstring shows `p^f` or `u_i` as typed or loses a letter
 or a star against `help()`; no formula holds TeX (`\\{`, `\\arg`); no raw Markdown (`[text](link)`, a pipe-table row, a
-printed pipe table, a table cell cut at a `|`); every page has the sidebar's five groups, previous/next links and the
+printed pipe table, a table cell cut at a `|`); every page has the sidebar's six groups, previous/next links and the
 version; Chromium's network log shows no request beyond the files; no table, formula or picture runs past the
 column. The search box, typed into from `file://`, finds `DawidSkene`, `RandomizedResponse`, `epsilon_per_answer`;
 every public class's API entry has its parameters, attributes, methods' entries and an example. Every relative link of README.md names a file of the
