@@ -931,6 +931,7 @@ class TwoLayerDawidSkene(DawidSkene):
             converged,
             np.array(history),
         )
+        self.objective_ = self.log_likelihood_  # the mean-field bound EM raises
 
 # %% ../../nbs/03_inference.ipynb #cc1ae387
 def _check_soft_init(init) -> Union[str, np.ndarray]:
