@@ -17,8 +17,8 @@ from typing import Callable, Optional, TypeVar
 import numpy as np
 import pandas as pd
 
-from .mechanisms import (check_spec, p_flip_from_epsilon, two_layer_epsilon_limit,
-                                  two_layer_epsilon_per_answer)
+from .mechanisms import p_flip_from_epsilon, two_layer_epsilon_limit, two_layer_epsilon_per_answer
+from .spec import check_spec
 from .privacy import epsilon_lower_bound
 
 # %% auto #0
