@@ -19,10 +19,10 @@ import pandas as pd
 
 from . import registry, __version__
 from .data import Answers
-from .mechanisms import (BoundedMatrixFactorization, check_spec, GaussianExpVariance,
-                                  Geometric, LaplacePerturbation, MatrixFactorization, Mechanism,
-                                  mechanism_from_spec, OneLayer, RandomizedResponse, TwoLayer,
-                                  with_max_answers)
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
+                                  LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
+                                  RandomizedResponse, TwoLayer)
+from .spec import check_spec, mechanism_from_spec, with_max_answers
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',

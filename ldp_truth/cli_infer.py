@@ -23,7 +23,7 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame)
 from .data import Answers
-from .mechanisms import mechanism_from_spec
+from .spec import mechanism_from_spec
 from .report import replace_folder
 
 # %% auto #0

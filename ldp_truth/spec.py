@@ -21,8 +21,8 @@ from .mechanisms import (NULL_LABEL, BoundedMatrixFactorization, GaussianExpVari
 from .mechanisms.core import _check_max_answers
 
 # %% auto #0
-__all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 'spec_hash', 'with_max_answers', 'check_spec',
-           'mechanism_from_spec']
+__all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 'spec_hash', 'with_max_answers', 'guarantee',
+           'spec_guarantee', 'check_spec', 'mechanism_from_spec']
 
 # %% ../nbs/04c_spec.ipynb #7d2f469e
 SPEC_FORMAT = "ldp_truth.spec/1"
@@ -98,25 +98,35 @@ def with_max_answers(mech: Mechanism, max_answers: Optional[int]) -> Mechanism:
     return mech
 
 # %% ../nbs/04c_spec.ipynb #afa2de58
+def guarantee(mech: Mechanism, max_answers: Optional[int] = None) -> dict:
+    "Exact ε per answer and per worker that `mech` guarantees up to `max_answers` answers a worker."
+    M = _check_max_answers(max_answers)
+    eps = mech.epsilon if M is None else float(mech.epsilon_per_answer(M))
+    finite = math.isfinite(eps)
+    return {
+        "epsilon_per_answer": eps if finite else None,
+        "epsilon_worker": float(mech.epsilon_worker(M)) if M is not None and finite else None,
+    }
+
+
 def _spec(self, max_answers: Optional[int] = None) -> dict:
     "The spec of this mechanism (`max_answers`: answers a worker may release), hashed."
     M = _spec_max_answers(self, max_answers)
     params, domain = self._spec_params(), _spec_domain(self)
-    eps = self.epsilon if M is None else float(self.epsilon_per_answer(M))
-    if not math.isfinite(eps) and self.spec_name != "none":
+    holds = guarantee(self, M)
+    if holds["epsilon_per_answer"] is None and self.spec_name != "none":
         raise ValueError(
             f"{self!r} has no finite ε per answer for any number of answers: give max_answers"
         )
-    finite = math.isfinite(eps)
     body = {
         "format": SPEC_FORMAT,
         "mechanism": self.spec_name,
         "params": params,
         "domain": domain,
         "null": NULL_LABEL if getattr(self, "null", False) else None,
-        "epsilon_per_answer": eps if finite else None,
+        "epsilon_per_answer": holds["epsilon_per_answer"],
         "max_answers": M,
-        "epsilon_worker": float(self.epsilon_worker(M)) if M is not None and finite else None,
+        "epsilon_worker": holds["epsilon_worker"],
         "library": f"ldp_truth {__version__}",
     }
     return {**body, "hash": spec_hash(body)}
@@ -137,9 +147,9 @@ SPEC_MECHANISMS = {  # name → (class, fixed arguments), one pair per class tha
     "geometric": ((Geometric, {}),),
 }
 
-# %% ../nbs/04c_spec.ipynb #1f2c13ce
-def check_spec(spec) -> dict:
-    "`spec` if it is a complete, unedited spec of a known mechanism; else a ValueError saying why."
+# %% ../nbs/04c_spec.ipynb #h47spc10
+def _check_form(spec) -> None:
+    "Refuse a spec of another format, missing or extra fields, edited, or of an unknown mechanism."
     if not isinstance(spec, dict):
         raise TypeError(f"spec must be a dict (a spec's parsed JSON), got {type(spec).__name__}")
     if spec.get("format") != SPEC_FORMAT:
@@ -160,7 +170,6 @@ def check_spec(spec) -> dict:
             f"content ({h}); make a new spec instead"
         )
     check_choice(spec["mechanism"], "spec mechanism", tuple(SPEC_MECHANISMS))
-    return spec
 
 # %% ../nbs/04c_spec.ipynb #7418379f
 def _domain_kwargs(domain: dict, cls: type) -> dict:
@@ -179,22 +188,9 @@ def _domain_kwargs(domain: dict, cls: type) -> dict:
         return {"domain": [domain["low"], domain["high"]], **interval}
     raise ValueError(f"spec domain kind must be categorical, grid or continuous, got {kind!r}")
 
-# %% ../nbs/04c_spec.ipynb #a1088a17
-def _same(a, b) -> bool:
-    "Whether two JSON values agree, numbers to 1e-9 relative (a rebuilt mechanism's float noise)."
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    num = (int, float)
-    if isinstance(a, num) and isinstance(b, num) and not isinstance(a, bool) | isinstance(b, bool):
-        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-    return a == b and type(a) is type(b)
-
-# %% ../nbs/04c_spec.ipynb #16e19be1
-def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
-    "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
-    check_spec(spec)
+# %% ../nbs/04c_spec.ipynb #h47spc11
+def _rebuild(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
+    "The mechanism a spec's mechanism, params, domain and max_answers declare (no stated ε read)."
     params = spec["params"] if isinstance(spec["params"], dict) else {}
     candidates = SPEC_MECHANISMS[spec["mechanism"]]
     cls, fixed = next(
@@ -210,8 +206,44 @@ def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -
         mech = cls(**kw)
     except TypeError as e:
         raise ValueError(f"spec params do not fit mechanism {spec['mechanism']!r}: {e}") from None
-    if "max_answers" not in takes:
-        with_max_answers(mech, spec["max_answers"])
+    return mech if "max_answers" in takes else with_max_answers(mech, spec["max_answers"])
+
+# %% ../nbs/04c_spec.ipynb #a1088a17
+def _same(a, b) -> bool:
+    "Whether two JSON values agree, numbers to 1e-9 relative (a rebuilt mechanism's float noise)."
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    num = (int, float)
+    if isinstance(a, num) and isinstance(b, num) and not isinstance(a, bool) | isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    return a == b and type(a) is type(b)
+
+# %% ../nbs/04c_spec.ipynb #h47spc12
+def spec_guarantee(spec: dict) -> dict:
+    "What a spec guarantees, computed from its mechanism, params, domain and max_answers alone."
+    _check_form(spec)
+    return guarantee(_rebuild(spec), spec["max_answers"])
+
+# %% ../nbs/04c_spec.ipynb #1f2c13ce
+def check_spec(spec) -> dict:
+    "`spec` if it is whole and states what its mechanism guarantees; else a ValueError saying why."
+    _check_form(spec)
+    computed = spec_guarantee(spec)
+    for k, v in computed.items():
+        if not _same(spec[k], v):
+            raise ValueError(
+                f"spec states {k}={spec[k]!r} but its mechanism and params give {k}={v!r}: a "
+                "stated number is never trusted; the spec was edited (and re-hashed) or made by "
+                "another library, make a new one with `ldp-truth spec`"
+            )
+    return spec
+
+# %% ../nbs/04c_spec.ipynb #16e19be1
+def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
+    "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
+    mech = _rebuild(check_spec(spec), secure, rng)
     again = mech.spec(spec["max_answers"])
     compared = [k for k in SPEC_FIELDS if k not in ("library", "hash")]
     wrong = [k for k in compared if not _same(spec[k], again[k])]
