@@ -92,6 +92,8 @@ def privatize_file(
         raise UsageError(
             "--seed and --secure contradict each other: a seed makes every draw replayable"
         )
+    if seed is not None and spec is None:  # a seeded run is a simulation: its spec says so
+        options = {**options, "secure": False}
     out = _output_file(out, inputs=(src, spec))
     side = None if out is None else _output_file(sidecar_path(out), "-o (its .json)", (src, spec))
     A, m, declared = _worker_side(

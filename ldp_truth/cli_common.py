@@ -264,7 +264,7 @@ def _mechanism(
     a: Optional[float] = None,
     d: Optional[int] = None,
     max_answers: Optional[int] = None,
-    secure: bool = False,
+    secure: Optional[bool] = None,  # numeric: None = exact draws unless seeded (Mechanism.secure)
     seed: Optional[int] = None,
     classes: Optional[Sequence] = None,
 ) -> Mechanism:

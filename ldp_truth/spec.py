@@ -19,6 +19,7 @@ from .mechanisms import (NULL_LABEL, BoundedMatrixFactorization, GaussianExpVari
                                   Geometric, LaplacePerturbation, MatrixFactorization, Mechanism,
                                   NoPrivacy, OneLayer, RandomizedResponse, TwoLayer)
 from .mechanisms.core import _check_max_answers
+from .mechanisms.numeric import SAMPLERS
 
 # %% auto #0
 __all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 'spec_hash', 'with_max_answers', 'guarantee',
@@ -191,7 +192,11 @@ def _domain_kwargs(domain: dict, cls: type) -> dict:
 # %% ../nbs/04c_spec.ipynb #h47spc11
 def _rebuild(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
     "The mechanism a spec's mechanism, params, domain and max_answers declare (no stated ε read)."
-    params = spec["params"] if isinstance(spec["params"], dict) else {}
+    params = dict(spec["params"]) if isinstance(spec["params"], dict) else {}
+    sampler = params.pop("sampler", None)
+    if sampler is not None:  # a numeric mechanism: its sampler is part of the spec
+        check_choice(sampler, "spec params.sampler", SAMPLERS)
+        secure = False if sampler == "float-simulation" else (True if secure else None)
     candidates = SPEC_MECHANISMS[spec["mechanism"]]
     cls, fixed = next(
         (c for c in candidates if set(params) <= set(inspect.signature(c[0].__init__).parameters)),

@@ -379,7 +379,7 @@ def _add_noise(
 # %% ../../nbs/04_mechanisms.ipynb #3486232a
 @documented(
     epsilon="the ε per answer that holds against one who sees the other answers too",
-    secure='whether OpenDP\'s secure samplers draw the noise (False: NumPy, seedable)',
+    secure="OpenDP's exact samplers: True always, None (numeric default) if unseeded, False never",
     protects_null="whether a missing answer (NULL) is as protected as a value",
     discrete="whether the outputs are classes (then transition_matrix() gives the channel)",
     max_answers="the most answers per worker for which epsilon holds (None: any number)",
@@ -462,9 +462,19 @@ class Mechanism:
             f"{type(self).__name__} has continuous outputs: it has no transition matrix"
         )
 
+    def _exact(self, rng: RngLike) -> bool:
+        "Whether this run draws from OpenDP's exact samplers: secure=True, or None and no seed."
+        if self.secure is False and rng is None and not self.discrete:
+            raise ValueError(
+                f"{type(self).__name__}(secure=False) draws floating-point noise, whose low bits "
+                "give the input away (Mironov 2012): it is for simulation with a seed; give rng "
+                "(a seed) or leave secure at None (exact draws)"
+            )
+        return rng is None if self.secure is None else bool(self.secure)
+
     def _rng(self, rng: RngLike):
-        "The generator to use (None when secure: OpenDP draws its own randomness)."
-        return None if self.secure else as_generator(rng)
+        "The generator to use (None for exact draws: OpenDP draws its own randomness)."
+        return None if self._exact(rng) else as_generator(rng)
 
     def __repr__(self):
         args = ", ".join(

@@ -20,9 +20,25 @@ from .core import (Mechanism, _add_noise, _check_answers, _check_m, _exponential
                                        laplace_scale_paper)
 
 # %% auto #0
-__all__ = ['outside_domain', 'LaplacePerturbation', 'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'GaussianExpVariance',
-           'mf_task_profiles', 'mf_statistics', 'mf_solve', 'MatrixFactorization', 'mf_huber_solve',
-           'mf_profile_logpdf', 'bounded_mf_epsilon', 'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric']
+__all__ = ['SAMPLERS', 'GEOMETRIC_STEP_LIMIT', 'outside_domain', 'LaplacePerturbation', 'exp_variance_epsilon_unknown',
+           'exp_variance_lam2', 'GaussianExpVariance', 'mf_task_profiles', 'mf_statistics', 'mf_solve',
+           'MatrixFactorization', 'mf_huber_solve', 'mf_profile_logpdf', 'bounded_mf_epsilon',
+           'BoundedMatrixFactorization', 'geometric_matrix', 'Geometric']
+
+# %% ../../nbs/04b_numeric.ipynb #h47num11
+SAMPLERS = ("exact", "float-simulation")  # a spec's params.sampler: how the numeric noise is drawn
+
+
+def _secure(secure) -> Optional[bool]:
+    "`secure` as given: None (exact unless seeded), True (always OpenDP) or False (always NumPy)."
+    if secure is not None and not isinstance(secure, (bool, np.bool_)):
+        raise TypeError(f"secure must be None, True or False, got {secure!r}")
+    return None if secure is None else bool(secure)
+
+
+def _sampler(secure: Optional[bool]) -> str:
+    "The spec's name of the sampler: 'float-simulation' for secure=False, else 'exact'."
+    return SAMPLERS[1] if secure is False else SAMPLERS[0]
 
 # %% ../../nbs/04b_numeric.ipynb #a38f0615
 def outside_domain(values: np.ndarray, domain: np.ndarray, interval: bool) -> np.ndarray:
@@ -84,7 +100,7 @@ class LaplacePerturbation(Mechanism):
         epsilon: float,  # the ε per cell
         domain,  # the answers' values Γ (their range is the sensitivity)
         null_fill: Union[str, float, None] = "uniform",  # NULL: 'uniform' on Γ, a value in Γ, None
-        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        secure: Optional[bool] = None,  # OpenDP's exact samplers (None: unless seeded)
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will fill and perturb
         interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
@@ -104,7 +120,7 @@ class LaplacePerturbation(Mechanism):
         scale: float,
         domain: np.ndarray,
         null_fill="uniform",
-        secure: bool = False,
+        secure: Optional[bool] = None,
         max_cells: int = 2 * 10**7,
         interval: bool = False,
     ) -> None:
@@ -120,7 +136,7 @@ class LaplacePerturbation(Mechanism):
         self.domain, self.null_fill, self.secure, self.max_cells = (
             domain,
             null_fill,
-            bool(secure),
+            _secure(secure),
             int(max_cells),
         )
         self.protects_null, self.interval = null_fill is not None, bool(interval)
@@ -141,7 +157,7 @@ class LaplacePerturbation(Mechanism):
         x = _domain_values(answers, self.domain, self.interval)
         if self.null_fill is None:
             return answers.with_values(
-                _add_noise(x, self.scale, "laplace", g, self.secure), kind="continuous"
+                _add_noise(x, self.scale, "laplace", g, self._exact(rng)), kind="continuous"
             )
         W, T = answers.n_workers, answers.n_tasks
         w, t = _all_cells(W, T, self.max_cells, "LaplacePerturbation with null_fill")
@@ -152,7 +168,7 @@ class LaplacePerturbation(Mechanism):
         return Answers(
             w,
             t,
-            _add_noise(cells, self.scale, "laplace", g, self.secure),
+            _add_noise(cells, self.scale, "laplace", g, self._exact(rng)),
             kind="continuous",
             n_workers=W,
             n_tasks=T,
@@ -167,16 +183,17 @@ class LaplacePerturbation(Mechanism):
         null = np.isnan(v)
         if self.null_fill is None:
             out = v.copy()
-            out[~null] = _add_noise(v[~null], self.scale, "laplace", g, self.secure)
+            out[~null] = _add_noise(v[~null], self.scale, "laplace", g, self._exact(rng))
             return out
         v = v.copy()
         v[null] = self._fill(int(null.sum()), g)
-        return _add_noise(v, self.scale, "laplace", g, self.secure)
+        return _add_noise(v, self.scale, "laplace", g, self._exact(rng))
 
     spec_name = "laplace"
 
     def _spec_params(self) -> dict:
-        return {"epsilon": self.epsilon, "null_fill": self.null_fill}
+        s = {"epsilon": self.epsilon, "null_fill": self.null_fill}
+        return {**s, "sampler": _sampler(self.secure)}
 
     def _repr_args(self):
         return dict(domain=self.domain.tolist(), null_fill=self.null_fill)
@@ -203,9 +220,9 @@ class GaussianExpVariance(Mechanism):
         epsilon: Optional[float] = None,  # the ε for a worker with one answer (needs domain)
         domain=None,  # the answers' values (their range is the sensitivity)
         lam2: Optional[float] = None,  # or the paper's rate λ₂ (then epsilon = inf)
-        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        secure: Optional[bool] = None,  # OpenDP's exact samplers (None: unless seeded)
     ):
-        self.secure = bool(secure)
+        self.secure = _secure(secure)
         if lam2 is not None:
             if epsilon is not None or domain is not None:
                 raise ValueError(
@@ -256,7 +273,8 @@ class GaussianExpVariance(Mechanism):
 
     def worker_variances(self, n_workers: int, rng: RngLike = None) -> np.ndarray:
         "Each worker's private noise variance δ_s² ~ Exp(rate λ₂) (mean 1/λ₂)."
-        return _exponential(n_workers, 1 / self.lam2, self._rng(rng), self.secure)
+        g = self._rng(rng)
+        return _exponential(n_workers, 1 / self.lam2, g, g is None)
 
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Add N(0, δ_s²) to every answer of worker s (continuous answers)."
@@ -271,7 +289,7 @@ class GaussianExpVariance(Mechanism):
         g = self._rng(rng)
         sd = np.sqrt(self.worker_variances(answers.n_workers, g))
         return answers.with_values(
-            _add_noise(answers.value, sd[answers.worker], "gaussian", g, self.secure)
+            _add_noise(answers.value, sd[answers.worker], "gaussian", g, g is None)
         )
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
@@ -288,7 +306,7 @@ class GaussianExpVariance(Mechanism):
         g = self._rng(rng)
         sd = math.sqrt(self.worker_variances(1, g)[0])
         out, ok = v.copy(), ~np.isnan(v)
-        out[ok] = _add_noise(v[ok], sd, "gaussian", g, self.secure)
+        out[ok] = _add_noise(v[ok], sd, "gaussian", g, g is None)
         return out
 
     spec_name = "gaussian-exp"
@@ -300,7 +318,7 @@ class GaussianExpVariance(Mechanism):
                 "GaussianExpVariance(lam2=...) has no spec: no finite ε holds without a domain; "
                 "build it with epsilon and domain"
             )
-        return {"epsilon": self.epsilon}
+        return {"epsilon": self.epsilon, "sampler": _sampler(self.secure)}
 
     def _repr_args(self):
         return dict(
@@ -356,12 +374,12 @@ class MatrixFactorization(Mechanism):
         rng: RngLike = None,  # the server's generator of the task profiles V
         n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
         V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
-        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        secure: Optional[bool] = None,  # OpenDP's exact samplers (None: unless seeded)
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
         interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
         self.domain, self.interval = check_domain(domain), bool(interval)
-        self.d, self.secure, self.max_cells = check_count(d, "d"), bool(secure), int(max_cells)
+        self.d, self.secure, self.max_cells = check_count(d, "d"), _secure(secure), int(max_cells)
         self._server_rng = as_generator(rng)
         self.scale = check_positive(scale, "scale")
         self.epsilon = laplace_epsilon(
@@ -399,7 +417,7 @@ class MatrixFactorization(Mechanism):
 
     def _noisy_b(self, b: np.ndarray, g) -> np.ndarray:
         "b_i + i.i.d. Lap(|Γ|/ε) per coordinate: the data-dependent release (OpenDP if secure)."
-        return _add_noise(b.ravel(), self.scale, "laplace", g, self.secure).reshape(b.shape)
+        return _add_noise(b.ravel(), self.scale, "laplace", g, g is None).reshape(b.shape)
 
     def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
         "Every worker's u_i: the minimiser of the perturbed objective (eq. 10), from noisy stats."
@@ -445,7 +463,7 @@ class MatrixFactorization(Mechanism):
     spec_name = "mf"
 
     def _spec_params(self) -> dict:
-        return {"d": self.d, "scale": self.scale}
+        return {"d": self.d, "scale": self.scale, "sampler": _sampler(self.secure)}
 
     def _repr_args(self):
         return dict(d=self.d, domain=self.domain.tolist(), scale=self.scale)
@@ -554,7 +572,7 @@ class BoundedMatrixFactorization(MatrixFactorization):
         rng: RngLike = None,  # the server's generator of the task profiles V
         n_tasks: Optional[int] = None,  # draw V for this many tasks now (None: on first use)
         V: Optional[np.ndarray] = None,  # task profiles, d × n_tasks, columns' 1-norm ≤ 1
-        secure: bool = False,  # noise from OpenDP's cryptographic samplers
+        secure: Optional[bool] = None,  # OpenDP's exact samplers (None: unless seeded)
         max_cells: int = 2 * 10**7,  # the most workers × tasks cells it will release
         interval: bool = False,  # any value in [min Γ, max Γ] is an answer, not only Γ's values
     ):
@@ -584,12 +602,13 @@ class BoundedMatrixFactorization(MatrixFactorization):
     def _profiles(self, worker, task, value, n_workers: int, V: np.ndarray, g) -> np.ndarray:
         "Every worker's u_i for its own draw of η_i."
         eta = _add_noise(
-            np.zeros(n_workers * self.d), self.scale, "laplace", g, self.secure
+            np.zeros(n_workers * self.d), self.scale, "laplace", g, g is None
         ).reshape(n_workers, self.d)
         return mf_huber_solve(worker, task, value, n_workers, V, eta, self.bound, self.ridge)
 
     def _spec_params(self) -> dict:
-        return {"epsilon": self.epsilon, "d": self.d, "bound": self.bound, "ridge": self.ridge}
+        return {"epsilon": self.epsilon, "d": self.d, "bound": self.bound, "ridge": self.ridge,
+                "sampler": _sampler(self.secure)}
 
     def _repr_args(self):
         return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
@@ -615,6 +634,9 @@ def _check_grid(domain) -> np.ndarray:
         )
     return d
 
+# %% ../../nbs/04b_numeric.ipynb #h47geo000
+GEOMETRIC_STEP_LIMIT = 53 * math.log(2)  # largest ε per grid step: above, 1 − e^(−ε/n) rounds to 1
+
 # %% ../../nbs/04b_numeric.ipynb #i37geo003
 @documented()
 class Geometric(Mechanism):
@@ -630,8 +652,8 @@ class Geometric(Mechanism):
         secure: bool = False,  # noise from OpenDP's exact discrete Laplace sampler
     ):
         self.domain, self.secure = _check_grid(domain), bool(secure)
-        steps = len(self.domain) - 1  # α = e^(−ε/steps) must stay a positive normal float
-        self.epsilon = check_epsilon(epsilon, steps * -math.log(sys.float_info.min))
+        steps = len(self.domain) - 1  # past 53 ln 2 per step, 1 − α rounds to 1: no noise at all
+        self.epsilon = check_epsilon(epsilon, steps * GEOMETRIC_STEP_LIMIT)
 
     def _spec_params(self) -> dict:
         return {"epsilon": self.epsilon}
