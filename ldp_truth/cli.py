@@ -22,8 +22,10 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   MECHANISM_OPTIONS, _mechanism_options, _output_file, _Parser,
                                   _positive, _probability, read_spec, SEEDED, _sidecar,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
-                                  _write_atomic, _write_frame)
+                                  _write_atomic, _write_frame, _answers, _declared_spec,
+                                  _over_cap_option, _read_table, _spec_kind, _table, within_cap)
 from .cli_infer import _infer_parser
+from .spec import mechanism_from_spec
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
@@ -257,11 +259,24 @@ def budget_file(
     classes=None,
     n_classes: Optional[int] = None,
     spec=None,
+    over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     **options,
 ) -> pd.DataFrame:
-    "`privacy.budget_report` of the spec (`spec` file or flags) on `src`'s answers, per worker."
+    "`privacy.budget_report` of the spec (file or flags) on `src`'s raw or private answers."
     out = _output_file(out, inputs=(src, spec))
-    A, m, _ = _worker_side(src, spec, mechanism, classes, n_classes, options)
+    declared = _declared_spec(spec, mechanism, classes, n_classes, options)
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    if HASH_COLUMN in table:  # private answers: made under this spec, or refused
+        recorded = pd.unique(table[HASH_COLUMN]).tolist()
+        if recorded != [declared["hash"]]:
+            raise UsageError(f"{src}: its answers carry spec {', '.join(map(str, recorded))}, not "
+                             f"{declared['hash']}: give the spec they were made under")
+        if declared["null"] is not None:  # NULL reports: every task counts as released anyway
+            table = table[table["label"] != declared["null"]]
+    table = within_cap(table, declared, src, over_cap, "budget")
+    A = _answers(table.drop(columns=[HASH_COLUMN], errors="ignore"), src, _spec_kind(declared),
+                 declared["domain"].get("classes"))
+    m = mechanism_from_spec(declared)
     _warn_seeded(src)
     df = budget_report(m, A).reset_index()
     if out is None:
@@ -289,6 +304,7 @@ def _budget_parser(sub) -> None:
     )
     _mechanism_options(b, spec=True)
     _class_options(b)
+    _over_cap_option(b)
     b.add_argument(
         "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
     )
@@ -304,6 +320,7 @@ def _budget(args: argparse.Namespace) -> None:
         args.classes,
         args.n_classes,
         args.spec,
+        args.over_cap,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from . import registry, __version__
-from .data import Answers
+from .data import Answers, check_choice
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer)
@@ -26,8 +26,8 @@ from .spec import check_spec, mechanism_from_spec, with_max_answers
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
-           'SEEDED', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec',
-           'sidecar_path', 'read_sidecar']
+           'SEEDED', 'OVER_CAP', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec',
+           'read_spec', 'within_cap', 'sidecar_path', 'read_sidecar']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -403,6 +403,39 @@ def _declared_spec(spec_path, mechanism: Optional[str], classes, n_classes, opti
 def _spec_kind(spec: dict) -> str:
     "The kind of answers a spec's domain holds: categorical (classes) or continuous (numbers)."
     return "categorical" if spec["domain"]["kind"] == "categorical" else "continuous"
+
+# %% ../nbs/07a_cli_common.ipynb #h47cap001
+OVER_CAP = ("refuse", "drop")  # what infer and budget do with workers beyond a spec's max_answers
+
+
+def within_cap(table: pd.DataFrame, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+    "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
+    check_choice(over_cap, "--over-cap", OVER_CAP)
+    M = spec["max_answers"]
+    if M is None:
+        return table
+    counts = table["worker"].value_counts(sort=False)
+    beyond = counts[counts > M].sort_index()
+    if beyond.empty:
+        return table
+    listed = ", ".join(f"{w} ({n})" for w, n in beyond.items())
+    said = (f"{len(beyond)} worker(s) sent more than the spec's max_answers={M} answers, beyond "
+            f"which its ε per worker does not hold: {listed}")
+    if over_cap == "refuse":
+        raise UsageError(f"{src}: {said}; give --over-cap drop to leave them out")
+    print(f"ldp-truth {who}: note: dropped {said}", file=sys.stderr)
+    return table[~table["worker"].isin(beyond.index)]
+
+# %% ../nbs/07a_cli_common.ipynb #h47cap003
+def _over_cap_option(p: argparse.ArgumentParser) -> None:
+    "The --over-cap flag of infer and budget."
+    p.add_argument(
+        "--over-cap",
+        choices=OVER_CAP,
+        default="refuse",
+        help="workers who sent more answers than the spec's max_answers: refuse the file "
+        "(default), or drop them and list them",
+    )
 
 # %% ../nbs/07a_cli_common.ipynb #0cefe997
 def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:

@@ -21,7 +21,7 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   HASH_COLUMN, _not_an_input, _output_file, _positive, _probability,
                                   read_sidecar, read_spec, _read_table, sidecar_path, _SPEC_HELP,
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
-                                  _write_atomic, _write_frame)
+                                  _write_atomic, _write_frame, within_cap, _over_cap_option)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -147,7 +147,9 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
     return kept.with_values(kept.value, n_classes=len(classes), classes=A.classes[:-1])
 
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
-def _server_answers(src, method: str, kind, channel, classes, n_classes, options, spec_path):
+def _server_answers(
+    src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse"
+):
     "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
     table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
     declared = server_spec(src, table, spec_path)
@@ -168,6 +170,7 @@ def _server_answers(src, method: str, kind, channel, classes, n_classes, options
             "domain and its channel"
         )
     _, kind = _make_aggregator(method, _spec_kind(declared), None, {})
+    table = within_cap(table, declared, src, over_cap)
     A = _spec_answers(table, src, declared)
     if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
         return table, A, kind, None
@@ -185,6 +188,7 @@ def infer_file(
     n_classes: Optional[int] = None,
     spec=None,
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
+    over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -197,7 +201,7 @@ def infer_file(
     cls, _ = _make_aggregator(method, kind, channel, options)
     out = _output_file(out, inputs=(src, spec))
     table, A, kind, matrix = _server_answers(
-        src, method, kind, channel, classes, n_classes, options, spec
+        src, method, kind, channel, classes, n_classes, options, spec, over_cap
     )
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
@@ -403,6 +407,7 @@ def _infer_parser(sub) -> None:
     _infer_channel_options(i)
     _class_options(i)
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
+    _over_cap_option(i)
     i.add_argument(
         "--proba",
         action="store_true",
@@ -494,5 +499,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         args.state,
+        args.over_cap,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -17,8 +17,8 @@ from .data import (Answers, RngLike, as_generator, check_count, check_fraction,
 from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown,
                                   exp_variance_lam2, laplace_epsilon, laplace_scale,
                                   laplace_scale_paper, max_log_ratio, one_layer_epsilon,
-                                  outside_domain, p_flip_from_epsilon, rr_epsilon,
-                                  rr_keep_probability,
+                                  outside_domain, p_flip_from_epsilon, released_cells,
+                                  rr_epsilon, rr_keep_probability,
                                   two_layer_epsilon_limit, two_layer_epsilon_marginal,
                                   two_layer_epsilon_per_answer)
 
@@ -124,11 +124,7 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
     "Per worker: answers, cells released, ε per answer that holds, ε of the whole vector."
     _check_fits(mechanism, answers)
     n = np.bincount(answers.worker, minlength=answers.n_workers)
-    released = (
-        np.full(answers.n_workers, answers.n_tasks)
-        if getattr(mechanism, "protects_null", False)
-        else n
-    )
+    released = released_cells(mechanism, answers)
     eps_worker = np.nan_to_num(
         _per_count(mechanism.epsilon_worker, released), nan=0.0, posinf=np.inf
     )  # 0 cells × ∞ is 0; ∞ stays ∞

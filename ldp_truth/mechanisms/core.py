@@ -21,7 +21,7 @@ from ..kernels import rr_flip
 __all__ = ['NULL_LABEL', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon', 'check_epsilon', 'flip_epsilon_limit',
            'p_flip_from_epsilon', 'max_log_ratio', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
            'two_layer_bounds', 'two_layer_epsilon_limit', 'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon',
-           'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer']
+           'released_cells', 'Mechanism', 'NoPrivacy', 'with_null_class', 'RandomizedResponse', 'OneLayer', 'TwoLayer']
 
 # %% ../../nbs/04_mechanisms.ipynb #b4ee1036
 def _check_n_classes(n_classes, name: str = "n_classes") -> int:
@@ -376,6 +376,13 @@ def _add_noise(
         out[sel] = _opendp_noise(values[sel], float(sc), kind)
     return out
 
+# %% ../../nbs/04_mechanisms.ipynb #h47rel000
+def released_cells(mech, answers: Answers) -> np.ndarray:
+    "Cells each worker releases under `mech`: every task if NULL is protected, else their answers."
+    if getattr(mech, "protects_null", False):
+        return np.full(answers.n_workers, answers.n_tasks)
+    return np.bincount(answers.worker, minlength=answers.n_workers)
+
 # %% ../../nbs/04_mechanisms.ipynb #3486232a
 @documented(
     epsilon="the ε per answer that holds against one who sees the other answers too",
@@ -399,11 +406,11 @@ class Mechanism:
     spec_name: Optional[str] = None
     epsilon_paper: Optional[float] = None
 
-    def _check_answer_counts(self, worker: np.ndarray, n_workers: int) -> None:
-        "Refuse a worker with over `max_answers` answers: `epsilon` would not hold for them."
-        if self.max_answers is None or not len(worker):
+    def _check_released(self, released: np.ndarray) -> None:
+        "Refuse a worker releasing over `max_answers` cells: `epsilon` would not hold for them."
+        if self.max_answers is None or not len(released):
             return
-        most = int(np.bincount(worker, minlength=n_workers).max())
+        most = int(np.max(released))
         if most > self.max_answers:
             raise ValueError(
                 f"a worker has {most} answers but this {type(self).__name__} promises epsilon="
@@ -416,9 +423,17 @@ class Mechanism:
         self, answers: Union[Answers, pd.DataFrame], rng: RngLike = None
     ) -> Union[Answers, pd.DataFrame]:
         "Perturb every worker's answers (vectorised): Answers → Answers, DataFrame → DataFrame."
-        if not isinstance(answers, pd.DataFrame):
-            return self._privatize(answers, rng)
-        return self._privatize(self._read_frame(answers), rng).to_frame()
+        frame = isinstance(answers, pd.DataFrame)
+        A = self._read_frame(answers) if frame else answers
+        if isinstance(A, Answers):  # (anything else: `_privatize` says what it takes)
+            self._check_released(released_cells(self, A))
+        out = self._privatize(A, rng)
+        return out.to_frame() if frame else out
+
+    def _check_worker(self, values: np.ndarray) -> None:
+        "Refuse one worker's vector (NaN = NULL) releasing more cells than `max_answers`."
+        n = values.size if self.protects_null else int((~np.isnan(values)).sum())
+        self._check_released(np.array([n]))
 
     def _read_frame(self, df: pd.DataFrame) -> Answers:
         "A DataFrame's answers on the declared domain: labels mapped by the declared classes."
@@ -533,7 +548,9 @@ class NoPrivacy(Mechanism):
 
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's vector, unchanged (as floats, NaN = NULL)."
-        return np.asarray(values, dtype=np.float64).copy()
+        v = np.asarray(values, dtype=np.float64).copy()
+        self._check_worker(v)
+        return v
 
     def transition_matrix(self) -> np.ndarray:
         "The K×K identity (needs `n_classes`)."
@@ -600,7 +617,6 @@ class _FlipMechanism(Mechanism):
     def _privatize(self, answers: Answers, rng: RngLike = None) -> Answers:
         "Flip every answer with its worker's probability; the (worker, task) cells are unchanged."
         _check_answers(answers, "categorical", self.n_classes, self.classes)
-        self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         p = self._worker_p(answers.n_workers, g, self.secure)
         p = (
@@ -612,7 +628,7 @@ class _FlipMechanism(Mechanism):
         "Flip one worker's answers (NaN = NULL stays NULL)."
         v = _class_vector(values, self.n_classes)
         ok = ~np.isnan(v)
-        self._check_answer_counts(np.zeros(int(ok.sum()), np.int64), 1)
+        self._check_worker(v)
         g = self._rng(rng)
         p = self._worker_p(1, g, self.secure)[0]
         out = v.copy()
@@ -728,6 +744,7 @@ class RandomizedResponse(_FlipMechanism):
         if not self.null:
             return super().privatize_worker(values, rng)
         v = _class_vector(values, self.n_classes)
+        self._check_worker(v)
         x = np.where(np.isnan(v), self.n_classes, v).astype(np.int64)
         out = _flip(x, self.p_flip, self.n_symbols, self._rng(rng), self.secure).astype(
             np.float64

@@ -179,6 +179,7 @@ class LaplacePerturbation(Mechanism):
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "A worker's domain values (NaN = NULL) → noisy vector (NULLs filled unless null_fill=None)."
         v = _worker_domain_vector(values, self.domain, self.interval)
+        self._check_worker(v)
         g = as_generator(rng)
         null = np.isnan(v)
         if self.null_fill is None:
@@ -285,7 +286,6 @@ class GaussianExpVariance(Mechanism):
                 "are not numbers"
             )
         self._check_range(answers.value)
-        self._check_answer_counts(answers.worker, answers.n_workers)
         g = self._rng(rng)
         sd = np.sqrt(self.worker_variances(answers.n_workers, g))
         return answers.with_values(
@@ -302,7 +302,7 @@ class GaussianExpVariance(Mechanism):
         if np.isinf(v).any():
             raise ValueError("values must be finite numbers or NaN (NULL)")
         self._check_range(v[~np.isnan(v)])
-        self._check_answer_counts(np.zeros(int((~np.isnan(v)).sum()), np.int64), 1)
+        self._check_worker(v)
         g = self._rng(rng)
         sd = math.sqrt(self.worker_variances(1, g)[0])
         out, ok = v.copy(), ~np.isnan(v)
@@ -452,6 +452,7 @@ class MatrixFactorization(Mechanism):
     def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
         "One worker's domain values over all tasks (NaN = NULL) → u V (a value for every task)."
         v = _worker_domain_vector(values, self.domain, self.interval)
+        self._check_worker(v)
         if self.V is not None and len(v) != self.V.shape[1]:
             raise ValueError(
                 f"values must hold one entry per task (n_tasks={self.V.shape[1]}, NaN = NULL), got "
@@ -709,6 +710,7 @@ class Geometric(Mechanism):
         v = np.asarray(values, dtype=np.float64)
         if v.ndim != 1:
             raise ValueError(f"values must be one worker's 1-D vector over tasks, got {v.shape}")
+        self._check_worker(v)
         out, ok = v.copy(), ~np.isnan(v)
         out[ok] = self.domain[self._noisy(self._steps(v[ok]), self._rng(rng))]
         return out
