@@ -23,8 +23,9 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   _positive, _probability, read_spec, SEEDED, _sidecar,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
                                   _write_atomic, _write_frame, _answers, _declared_spec,
-                                  _over_cap_option, _read_table, _spec_kind, _table, within_cap)
-from .cli_infer import _infer_parser
+                                  _over_cap_option, _read_table, _spec_kind, _table, within_cap,
+                                  received_check, _SPEC_HELP)
+from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
@@ -32,7 +33,7 @@ from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIAL
                               write_report)
 
 # %% auto #0
-__all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'main']
+__all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'received_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #8726e88b
 def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
@@ -458,6 +459,40 @@ def _page_parser(sub) -> None:
     g.set_defaults(run=lambda args: page_file(args.spec, args.items, args.question, args.output,
                                               args.post))
 
+# %% ../nbs/07_cli.ipynb #h47rc100
+def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False) -> pd.DataFrame:
+    "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    declared = server_spec(src, table, spec)
+    if declared is None:
+        raise UsageError(f"{src} records no spec: check-received needs the spec of its rows")
+    if declared["domain"]["kind"] != "categorical":
+        raise UsageError(f"check-received tests categorical specs, not {declared['mechanism']!r}")
+    result = received_check(table, declared, src, strict, alpha, who="check-received")
+    print(result["tests"].to_string(index=False))
+    print(f"alarm: {result['alarm']} (false-alarm rate at most {alpha:g}); workers singled out: "
+          f"{', '.join(map(str, result['workers'])) or 'none'}")
+    return result["tests"]
+
+
+def _received_parser(sub) -> None:
+    "The `check-received` sub-command."
+    c = _subcommand(
+        sub,
+        "check-received",
+        "can these private rows have come through their spec's channel?",
+        "On the server's side: test whether the rows of a private file can have come through the "
+        "spec's channel (pairwise agreement per task against the channel's maximum, the label "
+        "counts against the channel's image; overall and per worker), with a false-alarm rate of "
+        "at most --alpha under any honest input. Not `audit`, which audits a mechanism's ε.",
+        "ldp-truth check-received private.csv --spec spec.json",
+    )
+    c.add_argument("input", metavar="IN.csv", help="private answers: worker,task,label,spec_hash")
+    c.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
+    c.add_argument("--alpha", type=_probability, default=0.01, help="false-alarm rate (0.01)")
+    c.add_argument("--strict", action="store_true", help="exit with status 2 on an alarm")
+    c.set_defaults(run=lambda args: received_file(args.input, args.spec, args.alpha, args.strict))
+
 # %% ../nbs/07_cli.ipynb #82f85728
 SUBCOMMANDS = (
     _datasets_parser,
@@ -466,6 +501,7 @@ SUBCOMMANDS = (
     _privatize_parser,
     _infer_parser,
     _audit_parser,
+    _received_parser,
     _budget_parser,
     _report_parser,
 )  # each adds its sub-command, its flags and its `run`; the order of `--help`

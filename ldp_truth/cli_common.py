@@ -22,12 +22,13 @@ from .data import Answers, check_choice
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer)
-from .spec import check_spec, mechanism_from_spec, with_max_answers
+from .privacy import check_received
+from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answers
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
            'SEEDED', 'OVER_CAP', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec',
-           'read_spec', 'within_cap', 'sidecar_path', 'read_sidecar']
+           'read_spec', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -436,6 +437,25 @@ def _over_cap_option(p: argparse.ArgumentParser) -> None:
         help="workers who sent more answers than the spec's max_answers: refuse the file "
         "(default), or drop them and list them",
     )
+
+# %% ../nbs/07a_cli_common.ipynb #h47rc001
+def received_check(table: pd.DataFrame, spec: dict, src, strict: bool = False,
+                   alpha: float = 0.01, who: str = "infer") -> Optional[dict]:
+    "check_received on rows made under a categorical `spec`; warn on an alarm, or refuse if strict."
+    if spec["domain"]["kind"] != "categorical":
+        return None
+    classes = list(spec["domain"]["classes"]) + ([] if spec["null"] is None else [spec["null"]])
+    A = _answers(table[list(ANSWER_COLUMNS)], src, "categorical", classes)
+    result = check_received(A, alpha=alpha, **spec_channels(spec))
+    if result["alarm"]:
+        failed = ", ".join(result["tests"].loc[result["tests"].alarm, "test"])
+        workers = ", ".join(map(str, result["workers"][:20])) or "none singled out"
+        said = (f"{src}: these rows cannot have come through the spec's channel (false-alarm rate "
+                f"at most {alpha:g}): {failed} failed; workers: {workers}")
+        if strict:
+            raise UsageError(said)
+        print(f"ldp-truth {who}: warning: {said}", file=sys.stderr)
+    return result
 
 # %% ../nbs/07a_cli_common.ipynb #0cefe997
 def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:

@@ -21,7 +21,8 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   HASH_COLUMN, _not_an_input, _output_file, _positive, _probability,
                                   read_sidecar, read_spec, _read_table, sidecar_path, _SPEC_HELP,
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
-                                  _write_atomic, _write_frame, within_cap, _over_cap_option)
+                                  _write_atomic, _write_frame, within_cap, _over_cap_option,
+                                  received_check)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -148,7 +149,8 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
 
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
 def _server_answers(
-    src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse"
+    src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse",
+    strict: bool = False,
 ):
     "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
     table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
@@ -171,6 +173,7 @@ def _server_answers(
         )
     _, kind = _make_aggregator(method, _spec_kind(declared), None, {})
     table = within_cap(table, declared, src, over_cap)
+    received_check(table, declared, src, strict)
     A = _spec_answers(table, src, declared)
     if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
         return table, A, kind, None
@@ -189,6 +192,7 @@ def infer_file(
     spec=None,
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
+    strict: bool = False,  # refuse rows that cannot have come through the spec's channel
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -201,7 +205,7 @@ def infer_file(
     cls, _ = _make_aggregator(method, kind, channel, options)
     out = _output_file(out, inputs=(src, spec))
     table, A, kind, matrix = _server_answers(
-        src, method, kind, channel, classes, n_classes, options, spec, over_cap
+        src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict
     )
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
@@ -409,6 +413,11 @@ def _infer_parser(sub) -> None:
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
     _over_cap_option(i)
     i.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse rows that cannot have come through the spec's channel (default: a warning)",
+    )
+    i.add_argument(
         "--proba",
         action="store_true",
         help="add p_<class> columns: each task's class probabilities",
@@ -500,5 +509,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.spec,
         args.state,
         args.over_cap,
+        args.strict,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -18,12 +18,12 @@ from .data import RngLike, check_choice
 from .mechanisms import (NULL_LABEL, BoundedMatrixFactorization, GaussianExpVariance,
                                   Geometric, LaplacePerturbation, MatrixFactorization, Mechanism,
                                   NoPrivacy, OneLayer, RandomizedResponse, TwoLayer)
-from .mechanisms.core import _check_max_answers
+from .mechanisms.core import _check_max_answers, _flip_matrix
 from .mechanisms.numeric import SAMPLERS
 
 # %% auto #0
 __all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 'spec_hash', 'with_max_answers', 'guarantee',
-           'spec_guarantee', 'check_spec', 'mechanism_from_spec']
+           'spec_guarantee', 'check_spec', 'mechanism_from_spec', 'spec_channels']
 
 # %% ../nbs/04c_spec.ipynb #7d2f469e
 SPEC_FORMAT = "ldp_truth.spec/1"
@@ -259,3 +259,13 @@ def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -
             "edited (and re-hashed) or made by another library"
         )
     return mech
+
+# %% ../nbs/04c_spec.ipynb #h47spc40
+def spec_channels(spec: dict) -> dict:
+    "What `privacy.check_received` needs of a categorical spec: P, worker channels, independence."
+    P = mechanism_from_spec(spec).transition_matrix()
+    if spec["mechanism"] != "two-layer":
+        return {"P": P}
+    K, a, b = len(P), spec["params"]["a"], spec["params"]["b"]  # p_u ~ U(a, b), once per worker
+    worker = [_flip_matrix(a, K), _flip_matrix(b, K)]
+    return {"P": P, "worker_channels": worker, "independent": False}
