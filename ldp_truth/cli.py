@@ -24,7 +24,7 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
                                   _write_atomic, _write_frame, _answers, _declared_spec,
                                   _over_cap_option, _read_table, _spec_kind, _table, within_cap,
-                                  received_check, _SPEC_HELP)
+                                  received_check, _SPEC_HELP, row_hash, unmark)
 from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .data import dataset_table, find_data_root
@@ -102,7 +102,7 @@ def privatize_file(
     A, m, declared = _worker_side(
         src, spec, mechanism, classes, n_classes, options, secure=secure, rng=seed
     )
-    df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: declared["hash"]})
+    df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: row_hash(declared, seed)})
     if out is None:
         df.to_csv(sys.stdout, index=False)
         if seed is not None:
@@ -268,6 +268,9 @@ def budget_file(
     declared = _declared_spec(spec, mechanism, classes, n_classes, options)
     table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
     if HASH_COLUMN in table:  # private answers: made under this spec, or refused
+        table, seeded = unmark(table, src, simulation=True)
+        if seeded:
+            print(f"ldp-truth budget: warning: {seeded}", file=sys.stderr)
         recorded = pd.unique(table[HASH_COLUMN]).tolist()
         if recorded != [declared["hash"]]:
             raise UsageError(f"{src}: its answers carry spec {', '.join(map(str, recorded))}, not "
@@ -463,6 +466,7 @@ def _page_parser(sub) -> None:
 def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False) -> pd.DataFrame:
     "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
     table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table, _ = unmark(table, src, simulation=True) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec)
     if declared is None:
         raise UsageError(f"{src} records no spec: check-received needs the spec of its rows")

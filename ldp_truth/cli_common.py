@@ -27,8 +27,9 @@ from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answe
 
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
-           'SEEDED', 'OVER_CAP', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec',
-           'read_spec', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar']
+           'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism',
+           'make_spec', 'read_spec', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar', 'row_hash',
+           'unmark']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -501,6 +502,27 @@ def _warn_seeded(src, hashes: Optional[pd.Series] = None) -> None:
         return
     if meta.get("randomness") == SEEDED:
         print(f"ldp-truth: warning: {src} was privatized {SEEDED}", file=sys.stderr)
+
+# %% ../nbs/07a_cli_common.ipynb #h47sd001
+SEEDED_MARK = "seeded:"  # prefix of spec_hash on rows of a seeded (simulation) run
+
+
+def row_hash(spec: dict, seed: Optional[int]) -> str:
+    "The spec_hash a private row carries: the spec's hash, marked when the run was seeded."
+    return spec["hash"] if seed is None else SEEDED_MARK + spec["hash"]
+
+
+def unmark(table: pd.DataFrame, src, simulation: bool) -> tuple:
+    "(`table` with seeded marks taken off spec_hash, a warning or None); refused unless simulation."
+    marked = table[HASH_COLUMN].astype(str).str.startswith(SEEDED_MARK)
+    if not marked.any():
+        return table, None
+    said = (f"{src}: {int(marked.sum())} of {len(table)} rows come from a seeded run (a "
+            "simulation: replaying the seed recovers every answer)")
+    if not simulation:
+        raise UsageError(f"{said}; give --simulation to fit them as one")
+    plain = table[HASH_COLUMN].astype(str).str.removeprefix(SEEDED_MARK)
+    return table.assign(**{HASH_COLUMN: plain}), said
 
 # %% ../nbs/07a_cli_common.ipynb #c0000026
 class _Parser(argparse.ArgumentParser):

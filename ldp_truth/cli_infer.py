@@ -22,7 +22,7 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   read_sidecar, read_spec, _read_table, sidecar_path, _SPEC_HELP,
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
-                                  received_check)
+                                  received_check, unmark)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -150,10 +150,11 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
 def _server_answers(
     src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse",
-    strict: bool = False,
+    strict: bool = False, simulation: bool = False,
 ):
-    "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
+    "(table, answers, kind, channel or None, seeded warning or None): by the spec, or by flags."
     table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table, seeded = unmark(table, src, simulation) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec_path)
     if declared is None:
         kind_given = kind
@@ -162,8 +163,9 @@ def _server_answers(
         _check_labels_fit(method, kind, kind_given, table["label"], named)
         A = _answers(table, src, kind, named)
         if channel is None:
-            return table, A, kind, None
-        return table, A, kind, build_mechanism(channel, A.n_classes, **options).transition_matrix()
+            return table, A, kind, None, seeded
+        matrix = build_mechanism(channel, A.n_classes, **options).transition_matrix()
+        return table, A, kind, matrix, seeded
     given = dict(kind=kind, channel=channel, classes=classes, n_classes=n_classes, **options)
     flags = [k for k, v in given.items() if v is not None]
     if flags:
@@ -176,8 +178,8 @@ def _server_answers(
     received_check(table, declared, src, strict)
     A = _spec_answers(table, src, declared)
     if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
-        return table, A, kind, None
-    return table, A, kind, mechanism_from_spec(declared).transition_matrix()
+        return table, A, kind, None, seeded
+    return table, A, kind, mechanism_from_spec(declared).transition_matrix(), seeded
 
 # %% ../nbs/07b_cli_infer.ipynb #26bd7e4c
 def infer_file(
@@ -193,6 +195,7 @@ def infer_file(
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     strict: bool = False,  # refuse rows that cannot have come through the spec's channel
+    simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -204,8 +207,9 @@ def infer_file(
         )
     cls, _ = _make_aggregator(method, kind, channel, options)
     out = _output_file(out, inputs=(src, spec))
-    table, A, kind, matrix = _server_answers(
-        src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict
+    table, A, kind, matrix, seeded = _server_answers(
+        src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
+        simulation,
     )
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
@@ -229,6 +233,8 @@ def infer_file(
         save_state(agg, _output_file(state, "--state", inputs=(src, spec)), settings)
     if HASH_COLUMN in table:
         _warn_seeded(src, table[HASH_COLUMN])
+    if seeded:
+        print(f"ldp-truth infer: warning: {seeded}", file=sys.stderr)
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -413,6 +419,11 @@ def _infer_parser(sub) -> None:
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
     _over_cap_option(i)
     i.add_argument(
+        "--simulation",
+        action="store_true",
+        help="fit rows of a seeded privatize run (a simulation; refused otherwise)",
+    )
+    i.add_argument(
         "--strict",
         action="store_true",
         help="refuse rows that cannot have come through the spec's channel (default: a warning)",
@@ -510,5 +521,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.state,
         args.over_cap,
         args.strict,
+        args.simulation,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )
