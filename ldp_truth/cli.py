@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -36,10 +37,13 @@ from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIAL
 __all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'received_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #8726e88b
-def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
-    "Write the spec of `mechanism` (command-line values) to `out` as JSON, or to standard output."
+def spec_file(
+    out, mechanism: str, classes=None, n_classes=None, project: Optional[str] = None, **options
+) -> dict:
+    "Write the spec of `mechanism` (command-line values; a random project id unless given)."
     out = _output_file(out)
-    spec = make_spec(mechanism, classes, n_classes, **options)
+    project = secrets.token_hex(8) if project is None else project
+    spec = make_spec(mechanism, classes, n_classes, project=project, **options)
     text = json.dumps(spec, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if out is None:
         sys.stdout.write(text)
@@ -63,6 +67,11 @@ def _spec_parser(sub) -> None:
     _mechanism_options(s)
     _class_options(s)
     s.add_argument(
+        "--project",
+        help="the project's identifier, in the hash (default: a random one), so that equal "
+        "mechanisms of two projects never share rows or a browser's stored state",
+    )
+    s.add_argument(
         "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
     )
     s.set_defaults(run=_spec)
@@ -75,6 +84,7 @@ def _spec(args: argparse.Namespace) -> None:
         args.mechanism,
         args.classes,
         args.n_classes,
+        args.project,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 

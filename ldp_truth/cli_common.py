@@ -329,6 +329,7 @@ def make_spec(
     classes: Optional[Sequence[str]] = None,
     n_classes: Optional[int] = None,
     max_answers: Optional[int] = None,
+    project: Optional[str] = None,
     **options,
 ) -> dict:
     "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
@@ -346,7 +347,7 @@ def make_spec(
         )
     n = None if named is None else len(named)
     m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
-    return m.spec(max_answers)
+    return m.spec(max_answers, project)
 
 # %% ../nbs/07a_cli_common.ipynb #3af44692
 def read_spec(path) -> dict:

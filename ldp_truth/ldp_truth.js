@@ -12,7 +12,7 @@
 // in a double; the only gap to the exact mechanism is how p itself was computed (a few units in the last
 // place, a relative error below 2^-50: the notebook 14_browser computes what that does to ε).
 
-export const FORMAT = "ldp_truth.spec/1";
+export const FORMAT = "ldp_truth.spec/2";
 export const SUPPORTED = ["rr", "rr-null", "one-layer", "two-layer", "geometric"];
 
 // Mechanisms of the library that this client refuses, and why (shown to the requester and the worker).

@@ -26,9 +26,10 @@ __all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 's
            'spec_guarantee', 'check_spec', 'mechanism_from_spec', 'spec_channels']
 
 # %% ../nbs/04c_spec.ipynb #7d2f469e
-SPEC_FORMAT = "ldp_truth.spec/1"
+SPEC_FORMAT = "ldp_truth.spec/2"
 SPEC_FIELDS = (
     "format",
+    "project",
     "mechanism",
     "params",
     "domain",
@@ -110,8 +111,19 @@ def guarantee(mech: Mechanism, max_answers: Optional[int] = None) -> dict:
     }
 
 
-def _spec(self, max_answers: Optional[int] = None) -> dict:
-    "The spec of this mechanism (`max_answers`: answers a worker may release), hashed."
+def _check_project(project) -> Optional[str]:
+    "None, or a project identifier: a non-empty string of at most 200 characters, trimmed."
+    if project is None:
+        return None
+    if not isinstance(project, str) or not project.strip() or len(project.strip()) > 200:
+        raise ValueError(
+            f"project must be None or a non-empty string of <= 200 characters, got {project!r}"
+        )
+    return project.strip()
+
+
+def _spec(self, max_answers: Optional[int] = None, project: Optional[str] = None) -> dict:
+    "The spec of this mechanism (`max_answers`: answers a worker may release; `project`), hashed."
     M = _spec_max_answers(self, max_answers)
     params, domain = self._spec_params(), _spec_domain(self)
     holds = guarantee(self, M)
@@ -121,6 +133,7 @@ def _spec(self, max_answers: Optional[int] = None) -> dict:
         )
     body = {
         "format": SPEC_FORMAT,
+        "project": _check_project(project),
         "mechanism": self.spec_name,
         "params": params,
         "domain": domain,
@@ -249,7 +262,7 @@ def check_spec(spec) -> dict:
 def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
     "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
     mech = _rebuild(check_spec(spec), secure, rng)
-    again = mech.spec(spec["max_answers"])
+    again = mech.spec(spec["max_answers"], spec["project"])
     compared = [k for k in SPEC_FIELDS if k not in ("library", "hash")]
     wrong = [k for k in compared if not _same(spec[k], again[k])]
     if wrong:
