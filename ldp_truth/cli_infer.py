@@ -206,7 +206,7 @@ def infer_file(
             f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}"
         )
     cls, _ = _make_aggregator(method, kind, channel, options)
-    out = _output_file(out, inputs=(src, spec))
+    out = _output_file(out, inputs=(src, spec, sidecar_path(src), state))
     table, A, kind, matrix, seeded = _server_answers(
         src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
         simulation,
@@ -226,7 +226,8 @@ def infer_file(
         agg.fit(A)
     else:  # every task so far, in the order first seen
         channel = None if matrix is None else matrix.tolist()  # from the flags or the spec
-        settings = dict(method=method, kind=kind, channel=channel)
+        made_under = table[HASH_COLUMN].iloc[0] if HASH_COLUMN in table and len(table) else None
+        settings = dict(method=method, kind=kind, channel=channel, spec=made_under)
         if Path(state).exists():
             load_state(agg, state, settings)
         A = agg.partial_fit(A).answers_
