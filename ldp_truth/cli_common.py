@@ -28,8 +28,8 @@ from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answe
 # %% auto #0
 __all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
            'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism',
-           'make_spec', 'read_spec', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar', 'row_hash',
-           'unmark']
+           'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar',
+           'row_hash', 'unmark']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -411,23 +411,26 @@ def _spec_kind(spec: dict) -> str:
 OVER_CAP = ("refuse", "drop")  # what infer and budget do with workers beyond a spec's max_answers
 
 
-def within_cap(table: pd.DataFrame, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
-    "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
+def beyond_cap(counts: pd.Series, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+    "Workers (of `counts`, rows per worker) beyond the spec's max_answers: refused, or listed."
     check_choice(over_cap, "--over-cap", OVER_CAP)
     M = spec["max_answers"]
-    if M is None:
-        return table
-    counts = table["worker"].value_counts(sort=False)
-    beyond = counts[counts > M].sort_index()
+    beyond = counts[counts > M].sort_index() if M is not None else counts.iloc[:0]
     if beyond.empty:
-        return table
+        return []
     listed = ", ".join(f"{w} ({n})" for w, n in beyond.items())
     said = (f"{len(beyond)} worker(s) sent more than the spec's max_answers={M} answers, beyond "
             f"which its ε per worker does not hold: {listed}")
     if over_cap == "refuse":
         raise UsageError(f"{src}: {said}; give --over-cap drop to leave them out")
     print(f"ldp-truth {who}: note: dropped {said}", file=sys.stderr)
-    return table[~table["worker"].isin(beyond.index)]
+    return list(beyond.index)
+
+
+def within_cap(table: pd.DataFrame, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+    "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
+    dropped = beyond_cap(table["worker"].value_counts(sort=False), spec, src, over_cap, who)
+    return table[~table["worker"].isin(dropped)] if dropped else table
 
 # %% ../nbs/07a_cli_common.ipynb #h47cap003
 def _over_cap_option(p: argparse.ArgumentParser) -> None:

@@ -22,7 +22,8 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   read_sidecar, read_spec, _read_table, sidecar_path, _SPEC_HELP,
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
-                                  received_check, unmark)
+                                  received_check, unmark, beyond_cap,
+                                  SEEDED_MARK)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -329,9 +330,40 @@ def _parquet_labels(agg, classes: np.ndarray, proba: bool):
     frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
     return frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
 
+# %% ../nbs/07b_cli_infer.ipynb #h47pq001
+def _parquet_checks(src, spec_path, simulation: bool, over_cap: str) -> list:
+    "The spec checks of a Parquet folder (hash, seeded marks, max_answers); the workers to drop."
+    import pyarrow.compute as pc
+    import pyarrow.dataset as pds
+
+    data = pds.dataset(str(src), format="parquet")
+    spec = read_spec(spec_path) if spec_path is not None else None
+    if HASH_COLUMN not in data.schema.names:
+        if spec is not None:
+            raise UsageError(f"{src} records no spec ({HASH_COLUMN} column): its answers were not "
+                             f"privatized under the spec of --spec {spec_path}")
+        return []
+    hashes, counts = set(), []
+    for batch in data.to_batches(columns=[HASH_COLUMN, "worker"]):  # batches, not answers
+        hashes.update(pc.unique(batch.column(0)).to_pylist())
+        counts.append(pd.Series(batch.column(1).to_pandas()).astype(str).value_counts())
+    marked = {h for h in hashes if str(h).startswith(SEEDED_MARK)}
+    if marked and not simulation:
+        raise UsageError(f"{src}: rows come from a seeded run (a simulation: replaying the seed "
+                         "recovers every answer); give --simulation to fit them as one")
+    recorded = sorted({str(h).removeprefix(SEEDED_MARK) for h in hashes})
+    if spec is None:
+        raise UsageError(f"{src} was privatized under the spec {recorded[0]}: give it with --spec")
+    if recorded != [spec["hash"]]:
+        raise UsageError(f"{src}: its answers carry spec {', '.join(recorded)} but the spec of "
+                         f"--spec {spec_path} is {spec['hash']}: stale or edited, or another spec")
+    per_worker = pd.concat(counts).groupby(level=0).sum() if counts else pd.Series(dtype=int)
+    return beyond_cap(per_worker, spec, src, over_cap)
+
 # %% ../nbs/07b_cli_infer.ipynb #d97982fa
 def infer_parquet(
-    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False
+    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False, spec=None,
+    simulation: bool = False, over_cap: str = "refuse",
 ) -> None:
     "Fit `method` on a Parquet folder on a Dask cluster; write task,label (p_<class>) to `out`."
     if not any(Path(src).rglob("*.parquet")):
@@ -357,10 +389,14 @@ def infer_parquet(
         raise UsageError(
             f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced"
         )
+    dropped = _parquet_checks(src, spec, simulation, over_cap)
     import dask.dataframe as dd
 
     with _dask_client(scheduler):
-        agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
+        answers = dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS))
+        if dropped:
+            answers = answers[~answers["worker"].astype(str).isin(dropped)]
+        agg = METHODS[method]().fit(answers)
         classes = getattr(agg, "classes_", None)
         if classes is None:  # continuous answers (CRH): the truths are numbers
             if proba:
@@ -496,7 +532,7 @@ def _infer(args: argparse.Namespace) -> None:
     if Path(args.input).is_dir():
         extra = [
             o
-            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes", "spec")
+            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes")
             + ("state",)
             if getattr(args, o) is not None
         ]
@@ -505,7 +541,8 @@ def _infer(args: argparse.Namespace) -> None:
                 f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
                 "fit takes no channel or classes)"
             )
-        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
+        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba, args.spec,
+                      args.simulation, args.over_cap)
         return
     if args.scheduler:
         raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
