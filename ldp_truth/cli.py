@@ -25,7 +25,8 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
                                   _write_atomic, _write_frame, _answers, _declared_spec,
                                   _over_cap_option, _read_table, _spec_kind, _table, within_cap,
-                                  received_check, _SPEC_HELP, row_hash, unmark)
+                                  received_check, _SPEC_HELP, row_hash, unmark,
+                                  _duplicates_option)
 from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .data import dataset_table, find_data_root
@@ -98,6 +99,7 @@ def privatize_file(
     n_classes: Optional[int] = None,
     spec=None,
     secure: bool = False,
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **options,
 ) -> pd.DataFrame:
     "Run the spec (`spec` file, or from flags) on `src`; write it, spec_hash per row, and its JSON."
@@ -110,7 +112,7 @@ def privatize_file(
     out = _output_file(out, inputs=(src, spec))
     side = None if out is None else _output_file(sidecar_path(out), "-o (its .json)", (src, spec))
     A, m, declared = _worker_side(
-        src, spec, mechanism, classes, n_classes, options, secure=secure, rng=seed
+        src, spec, mechanism, classes, n_classes, options, duplicates, secure=secure, rng=seed
     )
     df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: row_hash(declared, seed)})
     if out is None:
@@ -149,6 +151,7 @@ def _privatize_parser(sub) -> None:
         help="for simulation only: anyone who knows the seed recovers every answer (default: fresh "
         "randomness from the operating system)",
     )
+    _duplicates_option(pr)
     pr.add_argument(
         "--secure",
         action="store_true",
@@ -171,6 +174,7 @@ def _privatize(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         secure=args.secure,
+        duplicates=args.duplicates,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -271,12 +275,13 @@ def budget_file(
     n_classes: Optional[int] = None,
     spec=None,
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **options,
 ) -> pd.DataFrame:
     "`privacy.budget_report` of the spec (file or flags) on `src`'s raw or private answers."
     out = _output_file(out, inputs=(src, spec))
     declared = _declared_spec(spec, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
     if HASH_COLUMN in table:  # private answers: made under this spec, or refused
         table, seeded = unmark(table, src, simulation=True)
         if seeded:
@@ -319,6 +324,7 @@ def _budget_parser(sub) -> None:
     _mechanism_options(b, spec=True)
     _class_options(b)
     _over_cap_option(b)
+    _duplicates_option(b)
     b.add_argument(
         "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
     )
@@ -335,6 +341,7 @@ def _budget(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         args.over_cap,
+        args.duplicates,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 

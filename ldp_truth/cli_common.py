@@ -26,10 +26,10 @@ from .privacy import check_received
 from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answers
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
-           'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism',
-           'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check', 'sidecar_path', 'read_sidecar',
-           'row_hash', 'unmark']
+__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'DUPLICATES', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS',
+           'MECHANISM_OPTIONS', 'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind',
+           'build_mechanism', 'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check', 'sidecar_path',
+           'read_sidecar', 'row_hash', 'unmark']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -79,9 +79,34 @@ def read_answers(
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
     return _answers(_table(_read_table(path), path), path, kind, classes)
 
+# %% ../nbs/07a_cli_common.ipynb #h47dup000
+DUPLICATES = ("refuse", "first", "last")  # what to do with a (worker, task) pair given twice
+
+
+def _dedupe(df: pd.DataFrame, path, duplicates: str = "refuse") -> pd.DataFrame:
+    "`df` with one row per (worker, task): resubmitted pairs refused (listed), or first/last kept."
+    check_choice(duplicates, "--duplicates", DUPLICATES)
+    again = df.duplicated(["worker", "task"], keep=False)
+    if not again.any():
+        return df
+    extra = int(df.duplicated(["worker", "task"]).sum())
+    rows = np.flatnonzero(again).tolist()
+    said = f"{path}: {extra} resubmitted (worker, task) pair(s), in rows {rows}"
+    if duplicates == "refuse":
+        raise UsageError(f"{said}; give --duplicates first or last to keep one answer of each")
+    print(f"ldp-truth: note: {said}; kept the {duplicates} of each", file=sys.stderr)
+    return df.drop_duplicates(["worker", "task"], keep=duplicates)
+
+
+def _duplicates_option(p: argparse.ArgumentParser) -> None:
+    "The --duplicates flag of infer, privatize and budget."
+    p.add_argument("--duplicates", choices=DUPLICATES, default="refuse",
+                   help="a (worker, task) pair given twice: refuse the file (default), or keep the "
+                   "first or the last answer (with a note)")
+
 # %% ../nbs/07a_cli_common.ipynb #2bf205d7
-def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
-    "worker,task,label (and `extra`) of a read table: text trimmed; no column lost, none empty."
+def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse") -> pd.DataFrame:
+    "worker,task,label (and `extra`) of a read table: trimmed; no column lost, bad rows refused."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(
@@ -95,18 +120,23 @@ def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
             "would be lost; remove them first"
         )
     df = df.copy()
+    empty = {}
     for c in ANSWER_COLUMNS:
         text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
         if text:
             df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
-        empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
-        bad = np.flatnonzero(empty)
-        if len(bad):
-            raise ValueError(
-                f"{path}: column {c!r} is empty or NaN in row {bad[0]} (line {bad[0] + 2} of a "
-                f"CSV): {df[c].iloc[bad[0]]!r}"
-            )
-    return df
+        empty[c] = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
+    bad = pd.DataFrame(empty)
+    if bad.to_numpy().any():  # one rule on every input: refuse, listing every bad row
+        rows = np.flatnonzero(bad.any(axis=1))
+        where = "; ".join(
+            f"{c!r} in rows {np.flatnonzero(bad[c]).tolist()}" for c in bad if bad[c].any()
+        )
+        raise ValueError(
+            f"{path}: {len(rows)} bad row(s), an id or label empty or NaN (row i is line i + 2 "
+            f"of a CSV): {where}; fix or remove them, nothing was read"
+        )
+    return _dedupe(df, path, duplicates)
 
 # %% ../nbs/07a_cli_common.ipynb #7ace56c7
 def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = None) -> Answers:
@@ -463,10 +493,11 @@ def received_check(table: pd.DataFrame, spec: dict, src, strict: bool = False,
     return result
 
 # %% ../nbs/07a_cli_common.ipynb #0cefe997
-def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:
+def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, duplicates="refuse",
+                 **run) -> tuple:
     "(answers, mechanism, spec) of the raw answers `src`: read on the declared domain only."
     spec = _declared_spec(spec_path, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src)
+    table = _table(_read_table(src), src, duplicates=duplicates)
     A = _answers(table, src, _spec_kind(spec), spec["domain"].get("classes"))
     return A, mechanism_from_spec(spec, **run), spec
 

@@ -23,7 +23,7 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
                                   received_check, unmark, beyond_cap,
-                                  SEEDED_MARK)
+                                  SEEDED_MARK, _duplicates_option)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -151,10 +151,10 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
 def _server_answers(
     src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse",
-    strict: bool = False, simulation: bool = False,
+    strict: bool = False, simulation: bool = False, duplicates: str = "refuse",
 ):
     "(table, answers, kind, channel or None, seeded warning or None): by the spec, or by flags."
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
     table, seeded = unmark(table, src, simulation) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec_path)
     if declared is None:
@@ -197,6 +197,7 @@ def infer_file(
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     strict: bool = False,  # refuse rows that cannot have come through the spec's channel
     simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -210,7 +211,7 @@ def infer_file(
     out = _output_file(out, inputs=(src, spec, sidecar_path(src), state))
     table, A, kind, matrix, seeded = _server_answers(
         src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
-        simulation,
+        simulation, duplicates,
     )
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
@@ -455,6 +456,7 @@ def _infer_parser(sub) -> None:
     _class_options(i)
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
     _over_cap_option(i)
+    _duplicates_option(i)
     i.add_argument(
         "--simulation",
         action="store_true",
@@ -560,5 +562,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.over_cap,
         args.strict,
         args.simulation,
+        args.duplicates,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )
