@@ -19,6 +19,7 @@ import pandas as pd
 
 from . import registry, __version__
 from .data import Answers, check_choice
+from .mechanisms import NULL_LABEL
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer)
@@ -353,6 +354,21 @@ def build_mechanism(
     m = _mechanism(name, n_classes, max_answers=max_answers, **options)
     return with_max_answers(m, max_answers)
 
+# %% ../nbs/07a_cli_common.ipynb #h47cls000
+def _readable_classes(named: Optional[list], mechanism: str) -> None:
+    "Refuse class names a private file could not give back (blank, NaN, padded, repeated, NULL)."
+    if named is None:
+        return
+    text = [str(c) for c in named]
+    bad = [c for c in text if c.strip() != c or c.lower() in ("", "nan")]
+    bad += [c for c in set(text) if text.count(c) > 1]
+    bad += [c for c in text if mechanism == "rr-null" and c == NULL_LABEL]
+    if bad:
+        raise UsageError(
+            f"--classes {sorted(set(bad))!r} cannot be read back from a CSV (blank, NaN, padded "
+            f"with spaces, repeated, or the NULL label {NULL_LABEL!r}): name the classes otherwise"
+        )
+
 # %% ../nbs/07a_cli_common.ipynb #42477e52
 def make_spec(
     mechanism: str,
@@ -375,6 +391,7 @@ def make_spec(
         raise UsageError(
             f"--classes and --n-classes apply to categorical mechanisms, not to {mechanism}"
         )
+    _readable_classes(named, mechanism)
     n = None if named is None else len(named)
     m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
     return m.spec(max_answers, project)

@@ -183,6 +183,18 @@ def _server_answers(
     return table, A, kind, mechanism_from_spec(declared).transition_matrix(), seeded
 
 # %% ../nbs/07b_cli_infer.ipynb #26bd7e4c
+def _unanswered(df: pd.DataFrame, A: Answers) -> pd.DataFrame:
+    "Tasks with no answer in the fit (only NULL reports) get no label (empty) and a note."
+    none = np.bincount(A.task, minlength=A.n_tasks) == 0
+    if not none.any():
+        return df
+    print(f"ldp-truth infer: note: {int(none.sum())} task(s) had only NULL reports: no label",
+          file=sys.stderr)
+    df = df.astype({c: object for c in df.columns if c != "task"})
+    df.loc[none, [c for c in df.columns if c != "task"]] = None  # written as an empty field
+    return df
+
+
 def infer_file(
     src,
     out,
@@ -247,6 +259,7 @@ def infer_file(
         df = pd.concat(
             [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
         )
+    df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
     if out is None:
