@@ -452,8 +452,8 @@ def check_received(
     y, w, K, W = answers.value.astype(np.int64), answers.worker, len(P), answers.n_workers
     i, j, disjoint = _next_in_task(answers.task)
     agree = y[i] == y[j]
-    a_all = float((P @ P.T).max())
-    a_worker = max(float((Q @ P.T).max()) for Q in Qs)
+    # two workers' outputs agree w.p. at most the max over their channels (bilinear: the extremes)
+    a_all = a_worker = max(float((Q1 @ Q2.T).max()) for Q1 in Qs for Q2 in Qs)
     lo = np.min([Q.min(0) for Q in Qs], 0)
     hi = np.max([Q.max(0) for Q in Qs], 0)
     S, N = int(agree[disjoint].sum()), int(disjoint.sum())
