@@ -23,6 +23,7 @@ import pandas as pd
 from ldp_truth.browser import chromium_available, client_page, in_chromium, task_page
 from ldp_truth.data import Answers
 from ldp_truth.mechanisms import Geometric, RandomizedResponse, TwoLayer
+import ldp_truth.spec  # noqa: F401  (Mechanism.spec)
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "results" / "bench_browser.md"

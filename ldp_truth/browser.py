@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import shutil
 import tempfile
 import threading
@@ -17,8 +18,8 @@ from typing import Callable, Optional, TypeVar
 import numpy as np
 import pandas as pd
 
-from .mechanisms import (check_spec, p_flip_from_epsilon, two_layer_epsilon_limit,
-                                  two_layer_epsilon_per_answer)
+from .mechanisms import p_flip_from_epsilon, two_layer_epsilon_limit, two_layer_epsilon_per_answer
+from .spec import check_spec, spec_guarantee
 from .privacy import epsilon_lower_bound
 
 # %% auto #0
@@ -180,8 +181,8 @@ def client_check(
     rows = []
     for (spec, P), c in zip(specs, counts):
         p, low = channel_pvalues(c, P).min(), counts_epsilon_lower_bound(c, alpha / len(specs))
-        rows.append((spec["mechanism"], len(P), spec["epsilon_per_answer"], p, p >= level, low,
-                     low <= spec["epsilon_per_answer"]))
+        eps = spec_guarantee(spec)["epsilon_per_answer"]  # computed from what runs, not stated
+        rows.append((spec["mechanism"], len(P), eps, p, p >= level, low, low <= eps))
     columns = ["mechanism", "symbols", "epsilon", "min_p", "chi2_ok", "eps_lower", "audit_ok"]
     return pd.DataFrame(rows, columns=columns)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import sys
 from pathlib import Path
 from typing import Optional, Sequence
@@ -22,21 +23,28 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   MECHANISM_OPTIONS, _mechanism_options, _output_file, _Parser,
                                   _positive, _probability, read_spec, SEEDED, _sidecar,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
-                                  _write_atomic, _write_frame)
-from .cli_infer import _infer_parser
+                                  _write_atomic, _write_frame, _answers, _declared_spec,
+                                  _over_cap_option, _read_table, _spec_kind, _table, within_cap,
+                                  received_check, _SPEC_HELP, row_hash, unmark,
+                                  _duplicates_option)
+from .cli_infer import _infer_parser, server_spec
+from .spec import mechanism_from_spec
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
                               write_report)
 
 # %% auto #0
-__all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'main']
+__all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'received_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #8726e88b
-def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
-    "Write the spec of `mechanism` (command-line values) to `out` as JSON, or to standard output."
+def spec_file(
+    out, mechanism: str, classes=None, n_classes=None, project: Optional[str] = None, **options
+) -> dict:
+    "Write the spec of `mechanism` (command-line values; a random project id unless given)."
     out = _output_file(out)
-    spec = make_spec(mechanism, classes, n_classes, **options)
+    project = secrets.token_hex(8) if project is None else project
+    spec = make_spec(mechanism, classes, n_classes, project=project, **options)
     text = json.dumps(spec, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     if out is None:
         sys.stdout.write(text)
@@ -60,6 +68,11 @@ def _spec_parser(sub) -> None:
     _mechanism_options(s)
     _class_options(s)
     s.add_argument(
+        "--project",
+        help="the project's identifier, in the hash (default: a random one), so that equal "
+        "mechanisms of two projects never share rows or a browser's stored state",
+    )
+    s.add_argument(
         "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
     )
     s.set_defaults(run=_spec)
@@ -72,6 +85,7 @@ def _spec(args: argparse.Namespace) -> None:
         args.mechanism,
         args.classes,
         args.n_classes,
+        args.project,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -85,6 +99,7 @@ def privatize_file(
     n_classes: Optional[int] = None,
     spec=None,
     secure: bool = False,
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **options,
 ) -> pd.DataFrame:
     "Run the spec (`spec` file, or from flags) on `src`; write it, spec_hash per row, and its JSON."
@@ -92,12 +107,14 @@ def privatize_file(
         raise UsageError(
             "--seed and --secure contradict each other: a seed makes every draw replayable"
         )
+    if seed is not None and spec is None:  # a seeded run is a simulation: its spec says so
+        options = {**options, "secure": False}
     out = _output_file(out, inputs=(src, spec))
     side = None if out is None else _output_file(sidecar_path(out), "-o (its .json)", (src, spec))
     A, m, declared = _worker_side(
-        src, spec, mechanism, classes, n_classes, options, secure=secure, rng=seed
+        src, spec, mechanism, classes, n_classes, options, duplicates, secure=secure, rng=seed
     )
-    df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: declared["hash"]})
+    df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: row_hash(declared, seed)})
     if out is None:
         df.to_csv(sys.stdout, index=False)
         if seed is not None:
@@ -134,6 +151,7 @@ def _privatize_parser(sub) -> None:
         help="for simulation only: anyone who knows the seed recovers every answer (default: fresh "
         "randomness from the operating system)",
     )
+    _duplicates_option(pr)
     pr.add_argument(
         "--secure",
         action="store_true",
@@ -156,6 +174,7 @@ def _privatize(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         secure=args.secure,
+        duplicates=args.duplicates,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -255,11 +274,28 @@ def budget_file(
     classes=None,
     n_classes: Optional[int] = None,
     spec=None,
+    over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **options,
 ) -> pd.DataFrame:
-    "`privacy.budget_report` of the spec (`spec` file or flags) on `src`'s answers, per worker."
+    "`privacy.budget_report` of the spec (file or flags) on `src`'s raw or private answers."
     out = _output_file(out, inputs=(src, spec))
-    A, m, _ = _worker_side(src, spec, mechanism, classes, n_classes, options)
+    declared = _declared_spec(spec, mechanism, classes, n_classes, options)
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
+    if HASH_COLUMN in table:  # private answers: made under this spec, or refused
+        table, seeded = unmark(table, src, simulation=True)
+        if seeded:
+            print(f"ldp-truth budget: warning: {seeded}", file=sys.stderr)
+        recorded = pd.unique(table[HASH_COLUMN]).tolist()
+        if recorded != [declared["hash"]]:
+            raise UsageError(f"{src}: its answers carry spec {', '.join(map(str, recorded))}, not "
+                             f"{declared['hash']}: give the spec they were made under")
+        if declared["null"] is not None:  # NULL reports: every task counts as released anyway
+            table = table[table["label"] != declared["null"]]
+    table = within_cap(table, declared, src, over_cap, "budget")
+    A = _answers(table.drop(columns=[HASH_COLUMN], errors="ignore"), src, _spec_kind(declared),
+                 declared["domain"].get("classes"))
+    m = mechanism_from_spec(declared)
     _warn_seeded(src)
     df = budget_report(m, A).reset_index()
     if out is None:
@@ -287,6 +323,8 @@ def _budget_parser(sub) -> None:
     )
     _mechanism_options(b, spec=True)
     _class_options(b)
+    _over_cap_option(b)
+    _duplicates_option(b)
     b.add_argument(
         "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
     )
@@ -302,6 +340,8 @@ def _budget(args: argparse.Namespace) -> None:
         args.classes,
         args.n_classes,
         args.spec,
+        args.over_cap,
+        args.duplicates,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -439,6 +479,41 @@ def _page_parser(sub) -> None:
     g.set_defaults(run=lambda args: page_file(args.spec, args.items, args.question, args.output,
                                               args.post))
 
+# %% ../nbs/07_cli.ipynb #h47rc100
+def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False) -> pd.DataFrame:
+    "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table, _ = unmark(table, src, simulation=True) if HASH_COLUMN in table else (table, None)
+    declared = server_spec(src, table, spec)
+    if declared is None:
+        raise UsageError(f"{src} records no spec: check-received needs the spec of its rows")
+    if declared["domain"]["kind"] != "categorical":
+        raise UsageError(f"check-received tests categorical specs, not {declared['mechanism']!r}")
+    result = received_check(table, declared, src, strict, alpha, who="check-received")
+    print(result["tests"].to_string(index=False))
+    print(f"alarm: {result['alarm']} (false-alarm rate at most {alpha:g}); workers singled out: "
+          f"{', '.join(map(str, result['workers'])) or 'none'}")
+    return result["tests"]
+
+
+def _received_parser(sub) -> None:
+    "The `check-received` sub-command."
+    c = _subcommand(
+        sub,
+        "check-received",
+        "can these private rows have come through their spec's channel?",
+        "On the server's side: test whether the rows of a private file can have come through the "
+        "spec's channel (pairwise agreement per task against the channel's maximum, the label "
+        "counts against the channel's image; overall and per worker), with a false-alarm rate of "
+        "at most --alpha under any honest input. Not `audit`, which audits a mechanism's ε.",
+        "ldp-truth check-received private.csv --spec spec.json",
+    )
+    c.add_argument("input", metavar="IN.csv", help="private answers: worker,task,label,spec_hash")
+    c.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
+    c.add_argument("--alpha", type=_probability, default=0.01, help="false-alarm rate (0.01)")
+    c.add_argument("--strict", action="store_true", help="exit with status 2 on an alarm")
+    c.set_defaults(run=lambda args: received_file(args.input, args.spec, args.alpha, args.strict))
+
 # %% ../nbs/07_cli.ipynb #82f85728
 SUBCOMMANDS = (
     _datasets_parser,
@@ -447,6 +522,7 @@ SUBCOMMANDS = (
     _privatize_parser,
     _infer_parser,
     _audit_parser,
+    _received_parser,
     _budget_parser,
     _report_parser,
 )  # each adds its sub-command, its flags and its `run`; the order of `--help`

@@ -18,16 +18,19 @@ import numpy as np
 import pandas as pd
 
 from . import registry, __version__
-from .data import Answers
-from .mechanisms import (BoundedMatrixFactorization, check_spec, GaussianExpVariance,
-                                  Geometric, LaplacePerturbation, MatrixFactorization, Mechanism,
-                                  mechanism_from_spec, OneLayer, RandomizedResponse, TwoLayer,
-                                  with_max_answers)
+from .data import Answers, check_choice
+from .mechanisms import NULL_LABEL
+from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
+                                  LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
+                                  RandomizedResponse, TwoLayer)
+from .privacy import check_received
+from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answers
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
-           'SEEDED', 'UsageError', 'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec',
-           'sidecar_path', 'read_sidecar']
+__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'DUPLICATES', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS',
+           'MECHANISM_OPTIONS', 'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind',
+           'build_mechanism', 'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check', 'sidecar_path',
+           'read_sidecar', 'row_hash', 'unmark']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -77,9 +80,34 @@ def read_answers(
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
     return _answers(_table(_read_table(path), path), path, kind, classes)
 
+# %% ../nbs/07a_cli_common.ipynb #h47dup000
+DUPLICATES = ("refuse", "first", "last")  # what to do with a (worker, task) pair given twice
+
+
+def _dedupe(df: pd.DataFrame, path, duplicates: str = "refuse") -> pd.DataFrame:
+    "`df` with one row per (worker, task): resubmitted pairs refused (listed), or first/last kept."
+    check_choice(duplicates, "--duplicates", DUPLICATES)
+    again = df.duplicated(["worker", "task"], keep=False)
+    if not again.any():
+        return df
+    extra = int(df.duplicated(["worker", "task"]).sum())
+    rows = np.flatnonzero(again).tolist()
+    said = f"{path}: {extra} resubmitted (worker, task) pair(s), in rows {rows}"
+    if duplicates == "refuse":
+        raise UsageError(f"{said}; give --duplicates first or last to keep one answer of each")
+    print(f"ldp-truth: note: {said}; kept the {duplicates} of each", file=sys.stderr)
+    return df.drop_duplicates(["worker", "task"], keep=duplicates)
+
+
+def _duplicates_option(p: argparse.ArgumentParser) -> None:
+    "The --duplicates flag of infer, privatize and budget."
+    p.add_argument("--duplicates", choices=DUPLICATES, default="refuse",
+                   help="a (worker, task) pair given twice: refuse the file (default), or keep the "
+                   "first or the last answer (with a note)")
+
 # %% ../nbs/07a_cli_common.ipynb #2bf205d7
-def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
-    "worker,task,label (and `extra`) of a read table: text trimmed; no column lost, none empty."
+def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse") -> pd.DataFrame:
+    "worker,task,label (and `extra`) of a read table: trimmed; no column lost, bad rows refused."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(
@@ -93,18 +121,23 @@ def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
             "would be lost; remove them first"
         )
     df = df.copy()
+    empty = {}
     for c in ANSWER_COLUMNS:
         text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
         if text:
             df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
-        empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
-        bad = np.flatnonzero(empty)
-        if len(bad):
-            raise ValueError(
-                f"{path}: column {c!r} is empty or NaN in row {bad[0]} (line {bad[0] + 2} of a "
-                f"CSV): {df[c].iloc[bad[0]]!r}"
-            )
-    return df
+        empty[c] = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
+    bad = pd.DataFrame(empty)
+    if bad.to_numpy().any():  # one rule on every input: refuse, listing every bad row
+        rows = np.flatnonzero(bad.any(axis=1))
+        where = "; ".join(
+            f"{c!r} in rows {np.flatnonzero(bad[c]).tolist()}" for c in bad if bad[c].any()
+        )
+        raise ValueError(
+            f"{path}: {len(rows)} bad row(s), an id or label empty or NaN (row i is line i + 2 "
+            f"of a CSV): {where}; fix or remove them, nothing was read"
+        )
+    return _dedupe(df, path, duplicates)
 
 # %% ../nbs/07a_cli_common.ipynb #7ace56c7
 def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = None) -> Answers:
@@ -264,7 +297,7 @@ def _mechanism(
     a: Optional[float] = None,
     d: Optional[int] = None,
     max_answers: Optional[int] = None,
-    secure: bool = False,
+    secure: Optional[bool] = None,  # numeric: None = exact draws unless seeded (Mechanism.secure)
     seed: Optional[int] = None,
     classes: Optional[Sequence] = None,
 ) -> Mechanism:
@@ -321,12 +354,28 @@ def build_mechanism(
     m = _mechanism(name, n_classes, max_answers=max_answers, **options)
     return with_max_answers(m, max_answers)
 
+# %% ../nbs/07a_cli_common.ipynb #h47cls000
+def _readable_classes(named: Optional[list], mechanism: str) -> None:
+    "Refuse class names a private file could not give back (blank, NaN, padded, repeated, NULL)."
+    if named is None:
+        return
+    text = [str(c) for c in named]
+    bad = [c for c in text if c.strip() != c or c.lower() in ("", "nan")]
+    bad += [c for c in set(text) if text.count(c) > 1]
+    bad += [c for c in text if mechanism == "rr-null" and c == NULL_LABEL]
+    if bad:
+        raise UsageError(
+            f"--classes {sorted(set(bad))!r} cannot be read back from a CSV (blank, NaN, padded "
+            f"with spaces, repeated, or the NULL label {NULL_LABEL!r}): name the classes otherwise"
+        )
+
 # %% ../nbs/07a_cli_common.ipynb #42477e52
 def make_spec(
     mechanism: str,
     classes: Optional[Sequence[str]] = None,
     n_classes: Optional[int] = None,
     max_answers: Optional[int] = None,
+    project: Optional[str] = None,
     **options,
 ) -> dict:
     "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
@@ -342,9 +391,10 @@ def make_spec(
         raise UsageError(
             f"--classes and --n-classes apply to categorical mechanisms, not to {mechanism}"
         )
+    _readable_classes(named, mechanism)
     n = None if named is None else len(named)
     m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
-    return m.spec(max_answers)
+    return m.spec(max_answers, project)
 
 # %% ../nbs/07a_cli_common.ipynb #3af44692
 def read_spec(path) -> dict:
@@ -404,11 +454,67 @@ def _spec_kind(spec: dict) -> str:
     "The kind of answers a spec's domain holds: categorical (classes) or continuous (numbers)."
     return "categorical" if spec["domain"]["kind"] == "categorical" else "continuous"
 
+# %% ../nbs/07a_cli_common.ipynb #h47cap001
+OVER_CAP = ("refuse", "drop")  # what infer and budget do with workers beyond a spec's max_answers
+
+
+def beyond_cap(counts: pd.Series, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+    "Workers (of `counts`, rows per worker) beyond the spec's max_answers: refused, or listed."
+    check_choice(over_cap, "--over-cap", OVER_CAP)
+    M = spec["max_answers"]
+    beyond = counts[counts > M].sort_index() if M is not None else counts.iloc[:0]
+    if beyond.empty:
+        return []
+    listed = ", ".join(f"{w} ({n})" for w, n in beyond.items())
+    said = (f"{len(beyond)} worker(s) sent more than the spec's max_answers={M} answers, beyond "
+            f"which its ε per worker does not hold: {listed}")
+    if over_cap == "refuse":
+        raise UsageError(f"{src}: {said}; give --over-cap drop to leave them out")
+    print(f"ldp-truth {who}: note: dropped {said}", file=sys.stderr)
+    return list(beyond.index)
+
+
+def within_cap(table: pd.DataFrame, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+    "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
+    dropped = beyond_cap(table["worker"].value_counts(sort=False), spec, src, over_cap, who)
+    return table[~table["worker"].isin(dropped)] if dropped else table
+
+# %% ../nbs/07a_cli_common.ipynb #h47cap003
+def _over_cap_option(p: argparse.ArgumentParser) -> None:
+    "The --over-cap flag of infer and budget."
+    p.add_argument(
+        "--over-cap",
+        choices=OVER_CAP,
+        default="refuse",
+        help="workers who sent more answers than the spec's max_answers: refuse the file "
+        "(default), or drop them and list them",
+    )
+
+# %% ../nbs/07a_cli_common.ipynb #h47rc001
+def received_check(table: pd.DataFrame, spec: dict, src, strict: bool = False,
+                   alpha: float = 0.01, who: str = "infer") -> Optional[dict]:
+    "check_received on rows made under a categorical `spec`; warn on an alarm, or refuse if strict."
+    if spec["domain"]["kind"] != "categorical":
+        return None
+    classes = list(spec["domain"]["classes"]) + ([] if spec["null"] is None else [spec["null"]])
+    A = _answers(table[list(ANSWER_COLUMNS)], src, "categorical", classes)
+    result = check_received(A, alpha=alpha, **spec_channels(spec))
+    if result["alarm"]:
+        failed = ", ".join(result["tests"].loc[result["tests"].alarm, "test"])
+        workers = ", ".join(map(str, result["workers"][:20])) or "none singled out"
+        said = (f"{src}: these rows cannot have come through the spec's channel (false-alarm rate "
+                f"at most {alpha:g}): {failed} failed; workers: {workers}")
+        if strict:
+            raise UsageError(said)
+        print(f"ldp-truth {who}: warning: {said}", file=sys.stderr)
+    return result
+
 # %% ../nbs/07a_cli_common.ipynb #0cefe997
-def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:
+def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, duplicates="refuse",
+                 **run) -> tuple:
     "(answers, mechanism, spec) of the raw answers `src`: read on the declared domain only."
     spec = _declared_spec(spec_path, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src)
+    table = _table(_read_table(src), src, duplicates=duplicates)
     A = _answers(table, src, _spec_kind(spec), spec["domain"].get("classes"))
     return A, mechanism_from_spec(spec, **run), spec
 
@@ -448,6 +554,27 @@ def _warn_seeded(src, hashes: Optional[pd.Series] = None) -> None:
         return
     if meta.get("randomness") == SEEDED:
         print(f"ldp-truth: warning: {src} was privatized {SEEDED}", file=sys.stderr)
+
+# %% ../nbs/07a_cli_common.ipynb #h47sd001
+SEEDED_MARK = "seeded:"  # prefix of spec_hash on rows of a seeded (simulation) run
+
+
+def row_hash(spec: dict, seed: Optional[int]) -> str:
+    "The spec_hash a private row carries: the spec's hash, marked when the run was seeded."
+    return spec["hash"] if seed is None else SEEDED_MARK + spec["hash"]
+
+
+def unmark(table: pd.DataFrame, src, simulation: bool) -> tuple:
+    "(`table` with seeded marks taken off spec_hash, a warning or None); refused unless simulation."
+    marked = table[HASH_COLUMN].astype(str).str.startswith(SEEDED_MARK)
+    if not marked.any():
+        return table, None
+    said = (f"{src}: {int(marked.sum())} of {len(table)} rows come from a seeded run (a "
+            "simulation: replaying the seed recovers every answer)")
+    if not simulation:
+        raise UsageError(f"{said}; give --simulation to fit them as one")
+    plain = table[HASH_COLUMN].astype(str).str.removeprefix(SEEDED_MARK)
+    return table.assign(**{HASH_COLUMN: plain}), said
 
 # %% ../nbs/07a_cli_common.ipynb #c0000026
 class _Parser(argparse.ArgumentParser):

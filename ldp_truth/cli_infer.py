@@ -21,9 +21,11 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   HASH_COLUMN, _not_an_input, _output_file, _positive, _probability,
                                   read_sidecar, read_spec, _read_table, sidecar_path, _SPEC_HELP,
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
-                                  _write_atomic, _write_frame)
+                                  _write_atomic, _write_frame, within_cap, _over_cap_option,
+                                  received_check, unmark, beyond_cap,
+                                  SEEDED_MARK, _duplicates_option)
 from .data import Answers
-from .mechanisms import mechanism_from_spec
+from .spec import mechanism_from_spec
 from .report import replace_folder
 
 # %% auto #0
@@ -147,9 +149,13 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
     return kept.with_values(kept.value, n_classes=len(classes), classes=A.classes[:-1])
 
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
-def _server_answers(src, method: str, kind, channel, classes, n_classes, options, spec_path):
-    "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+def _server_answers(
+    src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse",
+    strict: bool = False, simulation: bool = False, duplicates: str = "refuse",
+):
+    "(table, answers, kind, channel or None, seeded warning or None): by the spec, or by flags."
+    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
+    table, seeded = unmark(table, src, simulation) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec_path)
     if declared is None:
         kind_given = kind
@@ -158,8 +164,9 @@ def _server_answers(src, method: str, kind, channel, classes, n_classes, options
         _check_labels_fit(method, kind, kind_given, table["label"], named)
         A = _answers(table, src, kind, named)
         if channel is None:
-            return table, A, kind, None
-        return table, A, kind, build_mechanism(channel, A.n_classes, **options).transition_matrix()
+            return table, A, kind, None, seeded
+        matrix = build_mechanism(channel, A.n_classes, **options).transition_matrix()
+        return table, A, kind, matrix, seeded
     given = dict(kind=kind, channel=channel, classes=classes, n_classes=n_classes, **options)
     flags = [k for k, v in given.items() if v is not None]
     if flags:
@@ -168,12 +175,26 @@ def _server_answers(src, method: str, kind, channel, classes, n_classes, options
             "domain and its channel"
         )
     _, kind = _make_aggregator(method, _spec_kind(declared), None, {})
+    table = within_cap(table, declared, src, over_cap)
+    received_check(table, declared, src, strict)
     A = _spec_answers(table, src, declared)
     if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
-        return table, A, kind, None
-    return table, A, kind, mechanism_from_spec(declared).transition_matrix()
+        return table, A, kind, None, seeded
+    return table, A, kind, mechanism_from_spec(declared).transition_matrix(), seeded
 
 # %% ../nbs/07b_cli_infer.ipynb #26bd7e4c
+def _unanswered(df: pd.DataFrame, A: Answers) -> pd.DataFrame:
+    "Tasks with no answer in the fit (only NULL reports) get no label (empty) and a note."
+    none = np.bincount(A.task, minlength=A.n_tasks) == 0
+    if not none.any():
+        return df
+    print(f"ldp-truth infer: note: {int(none.sum())} task(s) had only NULL reports: no label",
+          file=sys.stderr)
+    df = df.astype({c: object for c in df.columns if c != "task"})
+    df.loc[none, [c for c in df.columns if c != "task"]] = None  # written as an empty field
+    return df
+
+
 def infer_file(
     src,
     out,
@@ -185,6 +206,10 @@ def infer_file(
     n_classes: Optional[int] = None,
     spec=None,
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
+    over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
+    strict: bool = False,  # refuse rows that cannot have come through the spec's channel
+    simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
+    duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -195,9 +220,10 @@ def infer_file(
             f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}"
         )
     cls, _ = _make_aggregator(method, kind, channel, options)
-    out = _output_file(out, inputs=(src, spec))
-    table, A, kind, matrix = _server_answers(
-        src, method, kind, channel, classes, n_classes, options, spec
+    out = _output_file(out, inputs=(src, spec, sidecar_path(src), state))
+    table, A, kind, matrix, seeded = _server_answers(
+        src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
+        simulation, duplicates,
     )
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
@@ -214,13 +240,16 @@ def infer_file(
         agg.fit(A)
     else:  # every task so far, in the order first seen
         channel = None if matrix is None else matrix.tolist()  # from the flags or the spec
-        settings = dict(method=method, kind=kind, channel=channel)
+        made_under = table[HASH_COLUMN].iloc[0] if HASH_COLUMN in table and len(table) else None
+        settings = dict(method=method, kind=kind, channel=channel, spec=made_under)
         if Path(state).exists():
             load_state(agg, state, settings)
         A = agg.partial_fit(A).answers_
         save_state(agg, _output_file(state, "--state", inputs=(src, spec)), settings)
     if HASH_COLUMN in table:
         _warn_seeded(src, table[HASH_COLUMN])
+    if seeded:
+        print(f"ldp-truth infer: warning: {seeded}", file=sys.stderr)
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -230,6 +259,7 @@ def infer_file(
         df = pd.concat(
             [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
         )
+    df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
     if out is None:
@@ -314,9 +344,40 @@ def _parquet_labels(agg, classes: np.ndarray, proba: bool):
     frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
     return frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
 
+# %% ../nbs/07b_cli_infer.ipynb #h47pq001
+def _parquet_checks(src, spec_path, simulation: bool, over_cap: str) -> list:
+    "The spec checks of a Parquet folder (hash, seeded marks, max_answers); the workers to drop."
+    import pyarrow.compute as pc
+    import pyarrow.dataset as pds
+
+    data = pds.dataset(str(src), format="parquet")
+    spec = read_spec(spec_path) if spec_path is not None else None
+    if HASH_COLUMN not in data.schema.names:
+        if spec is not None:
+            raise UsageError(f"{src} records no spec ({HASH_COLUMN} column): its answers were not "
+                             f"privatized under the spec of --spec {spec_path}")
+        return []
+    hashes, counts = set(), []
+    for batch in data.to_batches(columns=[HASH_COLUMN, "worker"]):  # batches, not answers
+        hashes.update(pc.unique(batch.column(0)).to_pylist())
+        counts.append(pd.Series(batch.column(1).to_pandas()).astype(str).value_counts())
+    marked = {h for h in hashes if str(h).startswith(SEEDED_MARK)}
+    if marked and not simulation:
+        raise UsageError(f"{src}: rows come from a seeded run (a simulation: replaying the seed "
+                         "recovers every answer); give --simulation to fit them as one")
+    recorded = sorted({str(h).removeprefix(SEEDED_MARK) for h in hashes})
+    if spec is None:
+        raise UsageError(f"{src} was privatized under the spec {recorded[0]}: give it with --spec")
+    if recorded != [spec["hash"]]:
+        raise UsageError(f"{src}: its answers carry spec {', '.join(recorded)} but the spec of "
+                         f"--spec {spec_path} is {spec['hash']}: stale or edited, or another spec")
+    per_worker = pd.concat(counts).groupby(level=0).sum() if counts else pd.Series(dtype=int)
+    return beyond_cap(per_worker, spec, src, over_cap)
+
 # %% ../nbs/07b_cli_infer.ipynb #d97982fa
 def infer_parquet(
-    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False
+    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False, spec=None,
+    simulation: bool = False, over_cap: str = "refuse",
 ) -> None:
     "Fit `method` on a Parquet folder on a Dask cluster; write task,label (p_<class>) to `out`."
     if not any(Path(src).rglob("*.parquet")):
@@ -342,10 +403,14 @@ def infer_parquet(
         raise UsageError(
             f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced"
         )
+    dropped = _parquet_checks(src, spec, simulation, over_cap)
     import dask.dataframe as dd
 
     with _dask_client(scheduler):
-        agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
+        answers = dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS))
+        if dropped:
+            answers = answers[~answers["worker"].astype(str).isin(dropped)]
+        agg = METHODS[method]().fit(answers)
         classes = getattr(agg, "classes_", None)
         if classes is None:  # continuous answers (CRH): the truths are numbers
             if proba:
@@ -403,6 +468,18 @@ def _infer_parser(sub) -> None:
     _infer_channel_options(i)
     _class_options(i)
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
+    _over_cap_option(i)
+    _duplicates_option(i)
+    i.add_argument(
+        "--simulation",
+        action="store_true",
+        help="fit rows of a seeded privatize run (a simulation; refused otherwise)",
+    )
+    i.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse rows that cannot have come through the spec's channel (default: a warning)",
+    )
     i.add_argument(
         "--proba",
         action="store_true",
@@ -470,7 +547,7 @@ def _infer(args: argparse.Namespace) -> None:
     if Path(args.input).is_dir():
         extra = [
             o
-            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes", "spec")
+            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes")
             + ("state",)
             if getattr(args, o) is not None
         ]
@@ -479,7 +556,8 @@ def _infer(args: argparse.Namespace) -> None:
                 f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
                 "fit takes no channel or classes)"
             )
-        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
+        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba, args.spec,
+                      args.simulation, args.over_cap)
         return
     if args.scheduler:
         raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
@@ -494,5 +572,9 @@ def _infer(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         args.state,
+        args.over_cap,
+        args.strict,
+        args.simulation,
+        args.duplicates,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -3,7 +3,8 @@
 //
 // It takes a mechanism spec (the JSON that `ldp-truth spec` writes before any answer is collected), checks
 // that the spec is unchanged (its SHA-256 hash), and perturbs each answer on the worker's own device, so the
-// server only ever sees perturbed answers: local differential privacy with ε per answer as the spec states.
+// server only ever sees perturbed answers: local differential privacy with the ε per answer that this file
+// computes from the mechanism it runs (a spec whose stated ε differs is refused).
 //
 // Randomness comes only from crypto.getRandomValues (the operating system's cryptographic source). Every
 // random decision is made from random integers compared with exact binary expansions (no floating-point
@@ -11,7 +12,7 @@
 // in a double; the only gap to the exact mechanism is how p itself was computed (a few units in the last
 // place, a relative error below 2^-50: the notebook 14_browser computes what that does to ε).
 
-export const FORMAT = "ldp_truth.spec/1";
+export const FORMAT = "ldp_truth.spec/2";
 export const SUPPORTED = ["rr", "rr-null", "one-layer", "two-layer", "geometric"];
 
 // Mechanisms of the library that this client refuses, and why (shown to the requester and the worker).
@@ -209,7 +210,7 @@ function channel(spec) {
       fail("domain must run from low to high > low in whole steps of step > 0");
     }
     const alpha = normal(Math.exp(-positive(p.epsilon, "params.epsilon") / n), "params.epsilon");
-    return { inputs: n + 1, outputs: n + 1, draw: (x, random) => geometricStep(x, n, alpha, random) };
+    return { inputs: n + 1, outputs: n + 1, alpha, draw: (x, random) => geometricStep(x, n, alpha, random) };
   }
   if (d.kind !== "categorical" || !Array.isArray(d.classes) || d.classes.length < 2) {
     fail(`${spec.mechanism} needs a categorical domain with 2 classes or more`);
@@ -235,6 +236,61 @@ function channel(spec) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// What a spec guarantees, computed here from its mechanism, params, domain and max_answers alone (the mirror
+// of Python's ldp_truth.spec.guarantee): the spec's stated epsilon_per_answer and epsilon_worker are only
+// ever compared with these numbers, never shown or trusted on their own. The hash is an unkeyed SHA-256
+// that anyone can recompute, so a spec saying ε = 1 while its params run ε = 10 must be caught here.
+
+// ln of ∫_a^b (1−p)^m dp / ∫_a^b p(1−p)^(m−1) dp for a < b, as Python's _log_g (stable for large m).
+function logG(a, b, m) {
+  const A = 1 - a, B = 1 - b;
+  const [rho, rho1] = B === 0 ? [0, 0] : [Math.exp(m * Math.log(B / A)), Math.exp((m + 1) * Math.log(B / A))];
+  const top = A * (1 - rho1) / (m + 1);
+  return Math.log(top) - Math.log((1 - rho) / m - top);
+}
+
+// Exact per-answer ε of the two-layer mechanism, p_u ~ U(a, b) drawn once per worker, for a worker with
+// m answers (m = null: any number, the supremum over m).
+function twoLayerEpsilon(a, b, s, m) {
+  if (!(a + b > 0 && (a + b) / 2 <= (s - 1) / s)) {
+    fail(`the two-layer mean flip probability (a+b)/2 must lie in (0, ${(s - 1) / s}], got ${(a + b) / 2}`);
+  }
+  if (m === null) {
+    const fwd = a === 0 ? Infinity : Math.log((1 - a) * (s - 1) / a);
+    const rev = b === 1 ? Infinity : (b === 0 ? -Infinity : Math.log(b / ((1 - b) * (s - 1))));
+    return Math.max(fwd, rev);
+  }
+  if (a === b) return Math.abs(Math.log((1 - a) * (s - 1) / a));
+  return Math.max(Math.log(s - 1) + logG(a, b, m), logG(1 - b, 1 - a, m) - Math.log(s - 1));
+}
+
+// { epsilon_per_answer, epsilon_worker } of the channel `ch` that this client built from `spec`: the flip
+// channels from the flip probability they run, ε = ln((1 − q)(k − 1)/q); the geometric one from α, ε =
+// n ln(1/α); two-layer from a and b; per worker m · ε for m = max_answers (null without a cap).
+export function guarantee(spec, ch) {
+  const p = spec.params, M = spec.max_answers;
+  let e;
+  if (spec.mechanism === "geometric") e = -(ch.inputs - 1) * Math.log(ch.alpha);
+  else if (spec.mechanism === "two-layer") e = twoLayerEpsilon(p.a, p.b, ch.inputs, M);
+  else e = Math.log((1 - ch.flip) * (ch.outputs - 1) / ch.flip);
+  if (!(Number.isFinite(e) && e > 0)) fail(`the spec's mechanism and params give no finite ε > 0 (${e})`);
+  return { epsilon_per_answer: e, epsilon_worker: M === null ? null : M * e };
+}
+
+// Refuse a spec whose stated numbers differ from the computed ones beyond rounding (10^-9 relative).
+function checkStated(spec, computed) {
+  for (const [key, value] of Object.entries(computed)) {
+    const stated = spec[key];
+    const same = value === null ? stated === null
+      : typeof stated === "number" && Math.abs(stated - value) <= 1e-9 * Math.max(Math.abs(value), 1e-3);
+    if (!same) {
+      fail(`the spec states ${key}=${stated} but its mechanism and params give ${key}=${value}: a stated ` +
+        "number is never trusted; ask the requester for a new spec");
+    }
+  }
+}
+
 // Check a spec (format, hash, mechanism, domain) and return its client: refuses with a SpecError that says
 // why, before any answer is touched.
 export async function openSpec(spec) {
@@ -250,20 +306,23 @@ export async function openSpec(spec) {
   }
   const hash = await specHash(spec);
   if (spec.hash !== hash) fail("the spec was edited after it was made: its hash does not match its content");
-  positive(spec.epsilon_per_answer, "epsilon_per_answer");
   if (spec.max_answers !== null && !(Number.isSafeInteger(spec.max_answers) && spec.max_answers >= 1)) {
     fail(`max_answers must be null or an integer >= 1, got ${spec.max_answers}`);
   }
-  return new Client(spec, channel(spec));
+  const ch = channel(spec), computed = guarantee(spec, ch);
+  checkStated(spec, computed);
+  return new Client(spec, ch, computed);
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // The client: labels in, perturbed labels out, for one worker at a time.
 
 export class Client {
-  constructor(spec, ch) {
+  constructor(spec, ch, computed) {
     this.spec = spec;
     this.channel = ch;
+    this.epsilon = computed.epsilon_per_answer;  // computed from what runs: the number a worker is shown
+    this.epsilonWorker = computed.epsilon_worker;
     this.random = new CryptoRandom();
     const d = spec.domain;
     this.labels = d.kind === "grid"

@@ -17,8 +17,8 @@ from .data import (Answers, RngLike, as_generator, check_count, check_fraction,
 from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_unknown,
                                   exp_variance_lam2, laplace_epsilon, laplace_scale,
                                   laplace_scale_paper, max_log_ratio, one_layer_epsilon,
-                                  outside_domain, p_flip_from_epsilon, rr_epsilon,
-                                  rr_keep_probability,
+                                  outside_domain, p_flip_from_epsilon, released_cells,
+                                  rr_epsilon, rr_keep_probability,
                                   two_layer_epsilon_limit, two_layer_epsilon_marginal,
                                   two_layer_epsilon_per_answer)
 
@@ -26,8 +26,8 @@ from .mechanisms import (GaussianExpVariance, Mechanism, exp_variance_epsilon_un
 __all__ = ['PILOT_LEVELS', 'compose', 'worker_epsilon', 'budget_report', 'li_thm410_delta', 'li_thm410_min_noise_level',
            'gaussian_delta', 'exp_variance_delta_known', 'exp_variance_delta_unknown', 'clopper_pearson', 'Events',
            'output_events', 'flip_count_events', 'threshold_events', 'AuditResult', 'epsilon_lower_bound', 'audit',
-           'rr_worker_delta', 'rr_worker_epsilon', 'rr_keep_probability', 'rr_epsilon', 'one_layer_epsilon',
-           'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
+           'check_received', 'rr_worker_delta', 'rr_worker_epsilon', 'rr_keep_probability', 'rr_epsilon',
+           'one_layer_epsilon', 'p_flip_from_epsilon', 'two_layer_epsilon_marginal', 'two_layer_epsilon_per_answer',
            'two_layer_epsilon_limit', 'laplace_scale', 'laplace_scale_paper', 'laplace_epsilon',
            'exp_variance_epsilon_unknown', 'exp_variance_lam2', 'max_log_ratio']
 
@@ -124,11 +124,7 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
     "Per worker: answers, cells released, ε per answer that holds, ε of the whole vector."
     _check_fits(mechanism, answers)
     n = np.bincount(answers.worker, minlength=answers.n_workers)
-    released = (
-        np.full(answers.n_workers, answers.n_tasks)
-        if getattr(mechanism, "protects_null", False)
-        else n
-    )
+    released = released_cells(mechanism, answers)
     eps_worker = np.nan_to_num(
         _per_count(mechanism.epsilon_worker, released), nan=0.0, posinf=np.inf
     )  # 0 cells × ∞ is 0; ∞ stays ∞
@@ -415,6 +411,73 @@ def audit(
         witness,
         counts,
     )
+
+# %% ../nbs/05_privacy.ipynb #h47rcv001
+def _next_in_task(task: np.ndarray) -> tuple:
+    "Index pairs (i, j): each answer and the next answer of its task (cyclic; tasks of 2+ answers)."
+    order = np.argsort(task, kind="stable")
+    t = task[order]
+    start = np.r_[0, np.flatnonzero(np.diff(t)) + 1] if len(t) else np.zeros(0, np.int64)
+    size = np.diff(np.r_[start, len(t)])
+    group = np.repeat(np.arange(len(start)), size)
+    rank = np.arange(len(t)) - start[group]
+    partner = start[group] + (rank + 1) % size[group]
+    disjoint = (rank % 2 == 0) & (rank + 1 < size[group])  # pairs (0,1), (2,3), …: independent
+    keep = size[group] > 1
+    return order[keep], order[partner[keep]], disjoint[keep]
+
+# %% ../nbs/05_privacy.ipynb #h47rcv002
+def _binom_tails(k, n, p_hi, p_lo) -> np.ndarray:
+    "min(Pr(≥ k | n, p_hi), Pr(≤ k | n, p_lo)): the p-value of a count outside its allowed band."
+    from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
+
+    return np.minimum(stats.binom.sf(k - 1, n, p_hi), stats.binom.cdf(k, n, p_lo))
+
+
+def check_received(
+    answers: Answers,  # the rows as received: categorical outputs of the channel
+    P,  # the channel of one answer, P[x, y] (`Mechanism.transition_matrix()`)
+    alpha: float = 0.01,  # the false-alarm rate it may not exceed, whatever the inputs
+    worker_channels=None,  # the extreme channels of one worker (default: [P])
+    independent: bool = True,  # whether all outputs are independent given inputs (not two-layer)
+) -> dict:
+    "Whether rows can have come through channel P: agreement and label tests, false alarm ≤ alpha."
+    P = np.asarray(P, dtype=np.float64)
+    alpha = check_fraction(alpha, "alpha")
+    Qs = [P] if worker_channels is None else worker_channels
+    Qs = [np.asarray(Q, dtype=np.float64) for Q in Qs]
+    if answers.kind != "categorical" or answers.n_classes != len(P):
+        raise ValueError(f"answers must be categorical with the channel's {len(P)} symbols, got "
+                         f"{answers.kind} with n_classes={answers.n_classes}")
+    y, w, K, W = answers.value.astype(np.int64), answers.worker, len(P), answers.n_workers
+    i, j, disjoint = _next_in_task(answers.task)
+    agree = y[i] == y[j]
+    # two workers' outputs agree w.p. at most the max over their channels (bilinear: the extremes)
+    a_all = a_worker = max(float((Q1 @ Q2.T).max()) for Q1 in Qs for Q2 in Qs)
+    lo = np.min([Q.min(0) for Q in Qs], 0)
+    hi = np.max([Q.max(0) for Q in Qs], 0)
+    S, N = int(agree[disjoint].sum()), int(disjoint.sum())
+    p_agree = float(_binom_tails(S, N, a_all, 0.0)) if N else 1.0
+    n_y = np.bincount(y, minlength=K)
+    p_labels = _binom_tails(n_y, len(y), P.max(0), P.min(0)).min() * 2 * K if independent else 1
+
+    Sw, Nw = np.bincount(w[i], agree, W), np.bincount(w[i], minlength=W)
+    p_w_agree = np.where(Nw > 0, _binom_tails(Sw, Nw, a_worker, 0.0), 1.0)
+    n_wy = np.bincount(w * K + y, minlength=W * K).reshape(W, K)
+    p_w_labels = _binom_tails(n_wy, n_wy.sum(1, keepdims=True), hi, lo).min(1) * 2 * K
+    level = alpha / 4
+    tests = pd.DataFrame({
+        "test": ["agreement, overall", "labels, overall", "agreement, per worker",
+                 "labels, per worker"],
+        "observed": [S / max(N, 1), None, None, None],
+        "bound": [a_all, None, a_worker, None],
+        "p_value": [p_agree, min(float(p_labels), 1.0), min(p_w_agree.min(initial=1.0) * W, 1.0),
+                    min(p_w_labels.min(initial=1.0) * W, 1.0)],
+    })
+    tests["alarm"] = tests.p_value < level
+    flagged = (p_w_agree * W < level) | (p_w_labels * W < level)
+    return {"alarm": bool(tests.alarm.any()), "alpha": alpha, "tests": tests,
+            "workers": answers.workers[flagged]}
 
 # %% ../nbs/05_privacy.ipynb #0515e3e2
 def _rr_loss_pmf(epsilon: float, m: int, n_classes: int) -> np.ndarray:

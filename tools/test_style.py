@@ -5,8 +5,9 @@ characters fails the test, named as `file:line (length)`. Exempt: `_modidx.py` a
 module-level `__all__`, which nbdev writes. A long docstring, message or comment is fixed in its
 notebook (a shorter one-line docstring, an implicit string concatenation, a shorter comment), then
 `nbdev_export`. The checker is first shown to fail on a module with one long line and to pass over a
-long `__all__`. Also: the hand-written `ldp_truth/inference/__init__.py` gathers every chapter module of the
-package (its `CHAPTERS`), so a new chapter cannot be left out of `from ldp_truth.inference import …`.
+long `__all__`. Also: the hand-written `ldp_truth/inference/__init__.py` and `ldp_truth/mechanisms/__init__.py`
+gather every chapter module of their package (its `CHAPTERS`), so a new chapter cannot be left out of
+`from ldp_truth.inference import …` or `from ldp_truth.mechanisms import …`.
 And the house's size and layering rules (DESIGN.md): no function or class over 120 lines, no module over 1,200
 lines (`kernels.py` and `_modidx.py` excepted), no circle among the modules of `ldp_truth` (an import inside a
 function counts), and the import directions: no core module imports `ldp_truth.papers`, `inference` never
@@ -238,10 +239,11 @@ def main() -> int:
         check_chapters_checker(Path(tmp))
     with tempfile.TemporaryDirectory() as tmp:
         check_house_checker(Path(tmp))
-    left_out = missing_chapters(ROOT / "ldp_truth" / "inference")
-    if left_out:
-        print("test_style: ldp_truth/inference/__init__.py does not re-export", *left_out)
-        return 1
+    for package in ("inference", "mechanisms"):
+        left_out = missing_chapters(ROOT / "ldp_truth" / package)
+        if left_out:
+            print(f"test_style: ldp_truth/{package}/__init__.py does not re-export", *left_out)
+            return 1
     files = sorted(p for p in (ROOT / "ldp_truth").rglob("*.py") if p.name not in EXEMPT)
     found = []
     for p in files:
