@@ -200,7 +200,7 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
 
 # %% ../../nbs/03_core.ipynb #7c2e5a01
 def _given_weights(A: Answers, skills) -> np.ndarray:
-    "Given skills as one float per worker index of A (NaN: none): a Series by worker id, or an array."
+    "Given skills, one float per worker index of A (NaN: none): a Series by worker id, an array."
     if isinstance(skills, pd.Series):
         if not skills.index.is_unique:
             raise ValueError("skills must give each worker one value; its index repeats a worker")
@@ -208,7 +208,8 @@ def _given_weights(A: Answers, skills) -> np.ndarray:
     w = np.asarray(skills, dtype=np.float64)
     if w.shape != (A.n_workers,):
         raise ValueError(
-            f"skills must be a pandas Series by worker id or one number per worker ({A.n_workers}), "
+            "skills must be a pandas Series by worker id or one number per worker "
+            f"({A.n_workers}), "
             f"got shape {w.shape}"
         )
     return w
@@ -243,7 +244,9 @@ class MajorityVote(Aggregator):
                 "default_skill goes with on_missing_skill='value', and only with it; got "
                 f"on_missing_skill={on_missing_skill!r}, default_skill={default_skill!r}"
             )
-        self.default_skill = None if default_skill is None else check_real(default_skill, "default_skill")
+        self.default_skill = (
+            None if default_skill is None else check_real(default_skill, "default_skill")
+        )
 
     def fit(self, answers, skills=None) -> "MajorityVote":
         "As `Aggregator.fit`; `skills` (a Series by worker id, or one per worker index): weighted."
@@ -285,7 +288,7 @@ class MajorityVote(Aggregator):
             )
         if missing.any() and self.on_missing_skill == "value":
             w = np.where(missing, self.default_skill, w)
-        elif missing.any():  # 'ignore': their answers leave the vote, no task may be left without one
+        elif missing.any():  # 'ignore': their answers leave the vote; no task may lose all of its
             kept = ~missing[A.worker]
             left = has_answers(A.task, A.n_tasks) & ~has_answers(A.task[kept], A.n_tasks)
             if left.any():

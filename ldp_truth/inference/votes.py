@@ -34,14 +34,20 @@ class _SkillVote:
         elif isinstance(answers, Answers):
             A = answers
             if not np.array_equal(A.classes, self.classes_):
-                raise ValueError(f"answers must have the fitted classes {list(self.classes_)}, got {list(A.classes)}")
+                raise ValueError(
+                    f"answers must have the fitted classes {list(self.classes_)}, got "
+                    f"{list(A.classes)}"
+                )
         else:
-            raise TypeError(f"answers must be a pandas DataFrame or Answers, got {type(answers).__name__}")
+            raise TypeError(
+                f"answers must be a pandas DataFrame or Answers, got {type(answers).__name__}"
+            )
         at = pd.Index(self.workers_).get_indexer(A.workers)
         unknown = (at < 0) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
         if unknown.any():
             raise ValueError(
-                f"{unknown.sum()} workers were not in the fit (e.g. {list(A.workers[unknown][:3])}): "
+                f"{unknown.sum()} workers were not in the fit (e.g. "
+                f"{list(A.workers[unknown][:3])}): "
                 "predict needs a fitted skill for every worker"
             )
         w = np.asarray(self.skills_, dtype=np.float64)[np.maximum(at, 0)]
@@ -51,14 +57,14 @@ class _SkillVote:
         return A, argmax_labels(scores, has_answers(A.task, A.n_tasks)), shares
 
     def predict(self, answers):
-        "Labels of `answers` by the fitted skills: a Series by task id (a DataFrame in), else indices."
+        "Labels of `answers` by the fitted skills: by task id for a DataFrame, else class indices."
         A, labels, _ = self._new_vote(answers)
         if not isinstance(answers, pd.DataFrame):
             return labels
         return pd.Series(A.classes[labels], index=pd.Index(A.tasks, name="task"), name="agg_label")
 
     def predict_proba(self, answers):
-        "Vote shares of `answers` by the fitted skills: tasks × classes (a DataFrame for a DataFrame)."
+        "Vote shares of `answers` by the fitted skills: tasks × classes (a table for a DataFrame)."
         A, _, shares = self._new_vote(answers)
         if not isinstance(answers, pd.DataFrame):
             return shares
@@ -324,7 +330,7 @@ MMSR_VOTES = ("scores", "shares")
 @documented(
     labels_="each task's class index by the weighted vote (`vote`; -1: no answers)",
     proba_="tasks × classes, the naive-Bayes posterior: the softmax of the weighted scores",
-    scores_="tasks × classes, each class's share of the task's summed weights (crowd-kit's scores_)",
+    scores_="tasks × classes, each class's share of its task's summed weights (crowd-kit's)",
     skills_="each worker's chance p of a right answer, from the completed s (NaN: no answers)",
     weights_="each worker's vote weight log((K−1)p/(1−p)) (crowd-kit's skills_)",
     loss_history_="the Frobenius change of u vᵀ in each iteration",
