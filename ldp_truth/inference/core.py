@@ -229,6 +229,7 @@ MV_MISSING_SKILL = ("error", "ignore", "value")
 class MajorityVote(Aggregator):
     "Each task gets its commonest answer (with a `channel`, the class likeliest to produce them)."
 
+    _given_skills = None  # fit(skills=) sets them for its own call only
     def __init__(
         self,
         ties: str = "first",  # in MV_TIES: smallest tied class, random, none (-1), first answered
