@@ -120,7 +120,7 @@ class ZeroBasedSkill(_SkillVote, Aggregator):
 
     def __init__(
         self,
-        n_iter: int = 100,  # steps (all of them unless `tol` stops earlier)
+        n_iter: int = 100,  # steps (all unless `tol` stops earlier; 0: the start's plain vote)
         lr_init: float = 1.0,  # the first learning rate η₀
         lr_steps_to_reduce: int = 20,  # the rate is multiplied by `lr_reduce_factor` every so many
         lr_reduce_factor: float = 0.5,  # ρ, in (0, 1]
@@ -342,7 +342,7 @@ class MMSR(Aggregator):
 
     def __init__(
         self,
-        n_iter: int = 10000,  # most iterations
+        n_iter: int = 10000,  # most iterations (0: the random start's u = v)
         tol: float = 1e-10,  # stop when u vᵀ moves by less (Frobenius norm)
         rng: int = 0,  # seed of the uniform start (NumPy's legacy generator, as crowd-kit)
         vote: str = "scores",  # 'scores': the largest weighted score; 'shares': crowd-kit's rule
