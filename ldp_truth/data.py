@@ -23,8 +23,8 @@ import pandas as pd
 __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV', 'as_generator', 'check_count', 'check_real',
            'check_positive', 'check_nonnegative', 'check_positive_or_inf', 'check_fraction', 'check_choice',
            'check_weights', 'check_paired', 'check_domain', 'param_comments', 'documented', 'Answers', 'class_dtype',
-           'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame', 'load_dataset', 'datasets_available',
-           'dataset_summary', 'dataset_table']
+           'MissingColumnError', 'require_columns', 'find_data_root', 'list_datasets', 'Dataset', 'truth_from_frame',
+           'load_dataset', 'datasets_available', 'dataset_summary', 'dataset_table']
 
 # %% ../nbs/00_data.ipynb #babafd39
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
@@ -516,6 +516,20 @@ def _check_not_continuous(labels: pd.Series, label: str) -> None:
             "classes=[...] to read them as classes"
         )
 
+# %% ../nbs/00_data.ipynb #5e1a0c02
+class MissingColumnError(KeyError, ValueError):
+    "A DataFrame lacks a column it needs: catchable as KeyError (pandas, crowd-kit) or ValueError."
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""  # the message, not KeyError's repr of it
+
+
+def require_columns(df, columns: tuple, what: str = "the DataFrame") -> None:
+    "A `MissingColumnError` naming the columns of `columns` that `df` lacks (and those it has)."
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise MissingColumnError(f"columns {missing} not in {what} (it has {list(df.columns)})")
+
 # %% ../nbs/00_data.ipynb #70b91e43
 @classmethod
 def _from_frame(
@@ -533,9 +547,7 @@ def _from_frame(
     "Answers from a long DataFrame (crowd-kit's format: one row per worker, task, label)."
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
-    missing = [c for c in (worker, task, label) if c not in df.columns]
-    if missing:
-        raise ValueError(f"columns {missing} not in the DataFrame (it has {list(df.columns)})")
+    require_columns(df, (worker, task, label))
     if not len(df):
         raise ValueError("answers are empty: the DataFrame has no rows")
     for c in (worker, task):

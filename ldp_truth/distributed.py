@@ -13,7 +13,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .data import Answers, _factorize, _label_codes
+from .data import Answers, _factorize, _label_codes, require_columns
 from .kernels import (EPS, argmax_labels, best_classes, class_counts, crh_loss, e_step,
                                largest_change, observed_counts, sort_by_task, task_mad, task_mean,
                                task_median, task_std, task_weighted_median, onehot, vote_shares)
@@ -184,11 +184,7 @@ def _check_frame(ddf, columns: tuple) -> None:
     "A Dask DataFrame with the named columns, or a TypeError/ValueError that says what is wrong."
     if not is_dask_frame(ddf):
         raise TypeError(f"ddf must be a dask.dataframe.DataFrame, got {type(ddf).__name__}")
-    missing = [c for c in columns if c not in ddf.columns]
-    if missing:
-        raise ValueError(
-            f"columns {missing} not in the Dask DataFrame (it has {list(ddf.columns)})"
-        )
+    require_columns(ddf, columns, "the Dask DataFrame")
 
 # %% ../nbs/08_distributed.ipynb #0ec39837
 def _partitions(client, ddf, task: str, by_task: bool) -> list:

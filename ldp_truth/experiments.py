@@ -37,7 +37,7 @@ DEFAULT_AGGREGATORS = {
     kind: {
         e.name: e.make
         for e in registry.AGGREGATORS.values()  # the registry's classes for any number of classes
-        if kind in e.kinds and isinstance(e.make, type) and e.max_classes is None
+        if kind in e.kinds and isinstance(e.make, type) and e.max_classes is None and e.sweep
     }
     for kind in registry.KINDS
 }

@@ -37,7 +37,8 @@ class AggregatorEntry:
     channel: bool = False  # takes a mechanism's channel (`channel=transition_matrix()`)
     dask: bool = False  # fits a Dask DataFrame (`ldp-truth infer` on a folder of Parquet files)
     report: bool = True  # in `ldp-truth report` by default
-    max_classes: Optional[int] = None  # the most classes it accepts (KOS, MMSR: 2; None: any)
+    max_classes: Optional[int] = None  # the most classes it accepts (KOS: 2; None: any)
+    sweep: bool = True  # in the experiments' default sweeps (MMSR: by name only, W × W memory)
 
     def accepts(self, n_classes: Optional[int]) -> bool:
         "Whether answers of `n_classes` classes suit it (None: continuous answers, no limit here)."
@@ -55,7 +56,8 @@ def _through_channel(cls) -> Callable:
 
 # %% ../nbs/05a_registry.ipynb #12f89b26
 def _entry(
-    cls, cli: Optional[str], report: bool = True, max_classes: Optional[int] = None
+    cls, cli: Optional[str], report: bool = True, max_classes: Optional[int] = None,
+    sweep: bool = True,
 ) -> AggregatorEntry:
     "An aggregator class's entry: name, kinds, channel and Dask support read from the class."
     takes_channel = "channel" in inspect.signature(cls.__init__).parameters
@@ -69,6 +71,7 @@ def _entry(
         dask=on_dask,
         report=report,
         max_classes=max_classes,
+        sweep=sweep,
     )
 
 
@@ -80,7 +83,7 @@ AGGREGATORS = {
         _entry(Wawa, "wawa"),
         _entry(ZeroBasedSkill, "zbs"),
         _entry(KOS, "kos", report=False, max_classes=2),  # by name: sweep(aggregators=...), infer
-        _entry(MMSR, "mmsr", report=False, max_classes=2),
+        _entry(MMSR, "mmsr", report=False, sweep=False),
         _entry(DawidSkene, "ds"),
         AggregatorEntry(
             "DawidSkene+channel", None, _through_channel(DawidSkene), ("categorical",), channel=True

@@ -16,7 +16,8 @@ from ..kernels import (EPS, argmax_labels, best_classes, class_counts, has_answe
                                vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'Aggregator', 'channel_is_informative', 'MajorityVote', 'WeightedVote']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MV_MISSING_SKILL', 'Aggregator', 'channel_is_informative', 'MajorityVote',
+           'WeightedVote']
 
 # %% ../../nbs/03_core.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -126,6 +127,7 @@ class Aggregator:
         label: str = "label",
         duplicates: str = "error",
         classes=None,
+        **fit_kw,  # more arguments of this aggregator's `fit` (MajorityVote: skills=)
     ) -> pd.Series:
         "Fit on crowd-kit's long DataFrame (pandas or Dask); the truths as `agg_label` by task id."
         if is_dask_frame(df):
@@ -135,10 +137,10 @@ class Aggregator:
                     "duplicates"
                 )
             D = DaskAnswers(df, worker, task, label)
-            self.fit(D)
+            self.fit(D, **fit_kw)
             return D.predictions(self.labels_)
         A = self._frame_answers(df, worker, task, label, duplicates, classes)
-        self.fit(A)
+        self.fit(A, **fit_kw)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
@@ -196,8 +198,25 @@ def _worker_accuracy(A: Answers, labels: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         return np.bincount(A.worker, weights=on & (A.value == label), minlength=A.n_workers) / n
 
+# %% ../../nbs/03_core.ipynb #7c2e5a01
+def _given_weights(A: Answers, skills) -> np.ndarray:
+    "Given skills, one float per worker index of A (NaN: none): a Series by worker id, an array."
+    if isinstance(skills, pd.Series):
+        if not skills.index.is_unique:
+            raise ValueError("skills must give each worker one value; its index repeats a worker")
+        return skills.reindex(A.workers).to_numpy(np.float64)
+    w = np.asarray(skills, dtype=np.float64)
+    if w.shape != (A.n_workers,):
+        raise ValueError(
+            "skills must be a pandas Series by worker id or one number per worker "
+            f"({A.n_workers}), "
+            f"got shape {w.shape}"
+        )
+    return w
+
 # %% ../../nbs/03_core.ipynb #467b76b0
 MV_TIES = ("first", "random", "abstain", "appearance")
+MV_MISSING_SKILL = ("error", "ignore", "value")
 
 
 @documented(
@@ -210,16 +229,39 @@ MV_TIES = ("first", "random", "abstain", "appearance")
 class MajorityVote(Aggregator):
     "Each task gets its commonest answer (with a `channel`, the class likeliest to produce them)."
 
+    _given_skills = None  # fit(skills=) sets them for its own call only
     def __init__(
         self,
         ties: str = "first",  # in MV_TIES: smallest tied class, random, none (-1), first answered
         rng: RngLike = None,  # the generator of ties='random' (ignored by the other tie rules)
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
+        on_missing_skill: str = "error",  # fit(skills=) without a worker's skill: MV_MISSING_SKILL
+        default_skill: Optional[float] = None,  # that skill, with on_missing_skill='value' only
     ):
         self.ties, self.rng, self.channel = check_choice(ties, "ties", MV_TIES), rng, channel
+        self.on_missing_skill = check_choice(on_missing_skill, "on_missing_skill", MV_MISSING_SKILL)
+        if (self.on_missing_skill == "value") != (default_skill is not None):
+            raise ValueError(
+                "default_skill goes with on_missing_skill='value', and only with it; got "
+                f"on_missing_skill={on_missing_skill!r}, default_skill={default_skill!r}"
+            )
+        self.default_skill = (
+            None if default_skill is None else check_real(default_skill, "default_skill")
+        )
+
+    def fit(self, answers, skills=None) -> "MajorityVote":
+        "As `Aggregator.fit`; `skills` (a Series by worker id, or one per worker index): weighted."
+        self._given_skills = skills
+        try:
+            return super().fit(answers)
+        finally:
+            del self._given_skills
 
     def _fit(self, A: Answers):
-        self.labels_, self.proba_ = self._vote(A)
+        if self._given_skills is None:
+            self.labels_, self.proba_ = self._vote(A)
+        else:
+            A, self.labels_, self.proba_ = self._weighted_vote(A, self._given_skills)
         self.skills_ = _worker_accuracy(A, self.labels_)
 
     def _vote(self, A: Answers) -> tuple:
@@ -233,10 +275,39 @@ class MajorityVote(Aggregator):
         best = best_classes(scores, 0.0 if logM is None else 1e-9)
         return self._break_ties(best, answered, A.value), vote_shares(counts, logM)
 
+    def _weighted_vote(self, A: Answers, skills) -> tuple:
+        "(answers voting, labels, shares) of the vote weighted by the given skills."
+        if self.channel is not None:
+            raise ValueError("skills= and channel= do not combine: a weighted vote has no channel")
+        w = _given_weights(A, skills)
+        missing = np.isnan(w) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
+        if missing.any() and self.on_missing_skill == "error":
+            raise ValueError(
+                f"skills has no value for {missing.sum()} workers who answered (e.g. "
+                f"{list(A.workers[missing][:3])}); give them one, or on_missing_skill='ignore' or "
+                "'value'"
+            )
+        if missing.any() and self.on_missing_skill == "value":
+            w = np.where(missing, self.default_skill, w)
+        elif missing.any():  # 'ignore': their answers leave the vote; no task may lose all of its
+            kept = ~missing[A.worker]
+            left = has_answers(A.task, A.n_tasks) & ~has_answers(A.task[kept], A.n_tasks)
+            if left.any():
+                raise ValueError(
+                    f"{left.sum()} tasks have answers only from workers without a skill (e.g. "
+                    f"{list(A.tasks[left][:3])}): on_missing_skill='ignore' leaves them no vote"
+                )
+            A = A.select(kept)
+        scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker])
+        answered = has_answers(A.task, A.n_tasks)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shares = scores / scores.sum(1, keepdims=True)
+        return A, self._break_ties(best_classes(scores, 0.0), answered, A.value), shares
+
     def _break_ties(self, best: np.ndarray, answered: np.ndarray, value: np.ndarray) -> np.ndarray:
         "One label per task among its best classes (a tasks × classes mask), by the tie rule."
         score = best.astype(np.float64)
-        if self.ties == "appearance":  # crowd-kit's MajorityVote: the class answered first wins
+        if self.ties == "appearance":  # the class answered first wins (crowd-kit under pandas 3)
             hits = (value == k for k in range(best.shape[1]))  # each class's first answer
             seen = np.array([np.argmax(h) if h.any() else np.inf for h in hits], dtype=np.float64)
             score = np.where(best, -seen, -np.inf)
@@ -248,6 +319,8 @@ class MajorityVote(Aggregator):
         return labels
 
     def _fit_dask(self, D: DaskAnswers):
+        if self._given_skills is not None:
+            raise ValueError("skills= needs answers in memory; a Dask fit votes unweighted")
         if self.ties != "first":
             raise ValueError(
                 f"ties={self.ties!r} needs answers in memory; a Dask fit breaks ties to the "

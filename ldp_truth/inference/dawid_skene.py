@@ -516,7 +516,7 @@ class DawidSkene(Aggregator):
         candidates: Optional[tuple] = None,  # models 'auto' picks from (None: AUTO_CANDIDATES)
         warm_folds: bool = False,  # 'auto': each fold's EM starts from the full-data fit
     ):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter", 0), check_nonnegative(tol, "tol")
         self.smoothing, self.channel = check_nonnegative(smoothing, "smoothing"), channel
         _check_model_options(
             model, self.smoothing, folds, candidates, warm_folds, communities, shrink

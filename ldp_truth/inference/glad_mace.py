@@ -73,7 +73,7 @@ class GLAD(Aggregator):
         log_beta_mean: float = 1.0,  # mean of the N(·, 1) prior (and the start) of each log β
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
     ):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter", 0), check_nonnegative(tol, "tol")
         self.m_step_max_iter = check_count(m_step_max_iter, "m_step_max_iter")
         self.m_step_tol = check_positive(m_step_tol, "m_step_tol")
         self.alpha_mean = check_real(alpha_mean, "alpha_mean")
@@ -114,7 +114,8 @@ class GLAD(Aggregator):
             q -= 0.5 * (d @ d) + 0.5 * len(x) * np.log(2 * np.pi)
             return -q, -(np.r_[d_alpha, np.concatenate([p[2] for p in parts])] - d)
 
-        Q, history, self.converged_ = -objective(x, e_step(x))[0], [], False
+        E = e_step(x)  # the start's E-step: the results when n_iter=0
+        Q, history, self.converged_ = -objective(x, E)[0], [], False
         for _ in range(self.n_iter):
             E = e_step(x)
             x = minimize(

@@ -23,6 +23,53 @@ from ..kernels import kos_messages, msr_step
 # %% auto #0
 __all__ = ['WAWA_TIES', 'MMSR_VOTES', 'Wawa', 'ZeroBasedSkill', 'GoldMajorityVote', 'KOS', 'MMSR']
 
+# %% ../../nbs/03f_votes_and_messages.ipynb #8d4f2b02
+class _SkillVote:
+    "`predict` / `predict_proba`: new answers voted with the fitted `skills_`, workers by id."
+
+    def _new_vote(self, answers) -> tuple:
+        "(the answers read with the fitted classes, their labels, their vote shares)."
+        if isinstance(answers, pd.DataFrame):
+            A = Answers.from_frame(answers, classes=self.classes_)
+        elif isinstance(answers, Answers):
+            A = answers
+            if not np.array_equal(A.classes, self.classes_):
+                raise ValueError(
+                    f"answers must have the fitted classes {list(self.classes_)}, got "
+                    f"{list(A.classes)}"
+                )
+        else:
+            raise TypeError(
+                f"answers must be a pandas DataFrame or Answers, got {type(answers).__name__}"
+            )
+        at = pd.Index(self.workers_).get_indexer(A.workers)
+        unknown = (at < 0) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
+        if unknown.any():
+            raise ValueError(
+                f"{unknown.sum()} workers were not in the fit (e.g. "
+                f"{list(A.workers[unknown][:3])}): "
+                "predict needs a fitted skill for every worker"
+            )
+        w = np.asarray(self.skills_, dtype=np.float64)[np.maximum(at, 0)]
+        scores = class_counts(A.task, A.value, A.n_tasks, A.n_classes, w[A.worker])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shares = scores / scores.sum(1, keepdims=True)
+        return A, argmax_labels(scores, has_answers(A.task, A.n_tasks)), shares
+
+    def predict(self, answers):
+        "Labels of `answers` by the fitted skills: by task id for a DataFrame, else class indices."
+        A, labels, _ = self._new_vote(answers)
+        if not isinstance(answers, pd.DataFrame):
+            return labels
+        return pd.Series(A.classes[labels], index=pd.Index(A.tasks, name="task"), name="agg_label")
+
+    def predict_proba(self, answers):
+        "Vote shares of `answers` by the fitted skills: tasks × classes (a table for a DataFrame)."
+        A, _, shares = self._new_vote(answers)
+        if not isinstance(answers, pd.DataFrame):
+            return shares
+        return pd.DataFrame(shares, index=pd.Index(A.tasks, name="task"), columns=A.classes)
+
 # %% ../../nbs/03f_votes_and_messages.ipynb #fba7cfb8
 WAWA_TIES = ("appearance", "first")
 
@@ -32,7 +79,7 @@ WAWA_TIES = ("appearance", "first")
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
     skills_="each worker's share of answers equal to the majority vote (NaN: no answers)",
 )
-class Wawa(Aggregator):
+class Wawa(_SkillVote, Aggregator):
     "Vote weighted by each worker's agreement with majority vote (crowd-kit's); takes no channel."
 
     def __init__(
@@ -42,6 +89,7 @@ class Wawa(Aggregator):
         self.ties = check_choice(ties, "ties", WAWA_TIES)
 
     def _fit(self, A: Answers):
+        self.workers_, self.classes_ = A.workers, A.classes  # for predict
         self._fit_on(_LocalCRH(A, ties=self.ties))
 
     def _fit_dask(self, D: DaskAnswers):
@@ -67,12 +115,12 @@ class Wawa(Aggregator):
     **ITERATION_DOCS,
     change_="the largest move of a skill in the last step",
 )
-class ZeroBasedSkill(Aggregator):
+class ZeroBasedSkill(_SkillVote, Aggregator):
     "crowd-kit's zero-based skill: skills stepped towards agreement with their vote; no channel."
 
     def __init__(
         self,
-        n_iter: int = 100,  # steps (all of them unless `tol` stops earlier)
+        n_iter: int = 100,  # steps (all unless `tol` stops earlier; 0: the start's plain vote)
         lr_init: float = 1.0,  # the first learning rate η₀
         lr_steps_to_reduce: int = 20,  # the rate is multiplied by `lr_reduce_factor` every so many
         lr_reduce_factor: float = 0.5,  # ρ, in (0, 1]
@@ -80,7 +128,7 @@ class ZeroBasedSkill(Aggregator):
         tol: float = 0.0,  # stop once no skill moves by `tol` or more (0: run all n_iter steps)
     ):
         self.n_iter, self.lr_steps_to_reduce = (
-            check_count(n_iter, "n_iter"),
+            check_count(n_iter, "n_iter", 0),
             check_count(lr_steps_to_reduce, "lr_steps_to_reduce"),
         )
         self.lr_init, self.eps = check_positive(lr_init, "lr_init"), check_real(eps, "eps")
@@ -88,6 +136,7 @@ class ZeroBasedSkill(Aggregator):
         self.tol = check_nonnegative(tol, "tol")
 
     def _fit(self, A: Answers):
+        self.workers_, self.classes_ = A.workers, A.classes  # for predict
         self._fit_on(_LocalCRH(A), A.n_classes)
 
     def _fit_dask(self, D: DaskAnswers):
@@ -96,6 +145,7 @@ class ZeroBasedSkill(Aggregator):
     def _fit_on(self, S, K: int):
         errors, n = S.vote_start(), S.answer_counts()  # equal skills: the plain majority vote
         s, lr = np.full(len(n), 1 / K + self.eps), self.lr_init
+        it, change = 0, np.nan  # n_iter=0: the start's equal skills, the plain majority vote
         for it in range(1, self.n_iter + 1):
             if it % self.lr_steps_to_reduce == 0:
                 lr *= self.lr_reduce_factor
@@ -109,11 +159,11 @@ class ZeroBasedSkill(Aggregator):
         S.vote_round(s)
         self.labels_, self.proba_ = S.weighted_vote_results()
         self.skills_, self.n_iter_, self.change_ = s, it, change
-        self.converged_ = change < self.tol
+        self.converged_ = bool(change < self.tol)
 
 # %% ../../nbs/03f_votes_and_messages.ipynb #6a5ab0e8
-def _gold_indices(gold, A: Answers) -> np.ndarray:
-    "Gold labels as a class index per task of `A` (-1: unknown), checked against its classes."
+def _gold_table(gold, A: Answers) -> np.ndarray:
+    "Gold labels as a tasks × classes mask of `A` (a task may have several), checked."
     if isinstance(gold, pd.Series):
         known = gold.dropna()
         cls = pd.Index(A.classes).get_indexer(known.to_numpy())
@@ -122,10 +172,10 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
             raise ValueError(
                 f"gold holds labels outside the answers' classes {list(A.classes)}: {bad}"
             )
-        out = np.full(A.n_tasks, -1)
-        at = pd.Index(A.tasks).get_indexer(known.index)
-        out[at[at >= 0]] = cls[at >= 0]
-        return out
+        table = np.zeros((A.n_tasks, A.n_classes), dtype=bool)
+        at = pd.Index(A.tasks).get_indexer(known.index)  # every row, a task listed twice too
+        table[at[at >= 0], cls[at >= 0]] = True
+        return table
     g = np.asarray(gold, dtype=np.float64)
     if g.shape != (A.n_tasks,):
         raise ValueError(
@@ -137,7 +187,9 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
         raise ValueError(
             f"gold must hold class indices 0..{A.n_classes - 1} (NaN or -1: unknown)"
         )
-    return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
+    table = np.zeros((A.n_tasks, A.n_classes), dtype=bool)
+    table[np.flatnonzero(~unknown), g[~unknown].astype(np.int64)] = True
+    return table
 
 # %% ../../nbs/03f_votes_and_messages.ipynb #df39fcd3
 @documented(
@@ -145,7 +197,7 @@ def _gold_indices(gold, A: Answers) -> np.ndarray:
     proba_="tasks × classes, each task's weighted-vote shares (NaN rows: no answers)",
     skills_="each worker's accuracy on the gold tasks it answered (or default_skill)",
 )
-class GoldMajorityVote(Aggregator):
+class GoldMajorityVote(_SkillVote, Aggregator):
     "Vote weighted by accuracy on tasks of known truth (crowd-kit's); no channel, not in the CLI."
 
     def __init__(
@@ -159,10 +211,15 @@ class GoldMajorityVote(Aggregator):
         )
 
     def _fit(self, A: Answers):
-        gold = _gold_indices(self.gold, A)
-        if not (gold[A.task] >= 0).any():
+        self.workers_, self.classes_ = A.workers, A.classes  # for predict
+        gold = _gold_table(self.gold, A)
+        on = gold.any(1)[A.task]  # answers on gold tasks; right if any of the task's gold labels
+        if not on.any():
             raise ValueError("gold labels no task that has answers: no skill can be measured")
-        skills = _worker_accuracy(A, gold)
+        with np.errstate(invalid="ignore"):
+            skills = np.bincount(A.worker, weights=gold[A.task, A.value], minlength=A.n_workers) / (
+                np.bincount(A.worker, weights=on, minlength=A.n_workers)
+            )
         missing = np.isnan(skills) & (np.bincount(A.worker, minlength=A.n_workers) > 0)
         if missing.any() and self.default_skill is None:
             raise ValueError(
@@ -272,7 +329,8 @@ MMSR_VOTES = ("scores", "shares")
 
 @documented(
     labels_="each task's class index by the weighted vote (`vote`; -1: no answers)",
-    proba_="tasks × 2, the naive-Bayes posterior: the softmax of the weighted scores",
+    proba_="tasks × classes, the naive-Bayes posterior: the softmax of the weighted scores",
+    scores_="tasks × classes, each class's share of its task's summed weights (crowd-kit's)",
     skills_="each worker's chance p of a right answer, from the completed s (NaN: no answers)",
     weights_="each worker's vote weight log((K−1)p/(1−p)) (crowd-kit's skills_)",
     loss_history_="the Frobenius change of u vᵀ in each iteration",
@@ -280,35 +338,33 @@ MMSR_VOTES = ("scores", "shares")
     change_="the last iteration's Frobenius change of u vᵀ",
 )
 class MMSR(Aggregator):
-    "Ma–Olshevsky M-MSR, binary tasks: skills by robust rank-one completion; no channel, no Dask."
+    "Ma–Olshevsky M-MSR, any number of classes: skills by robust rank-one completion; no channel."
 
     def __init__(
         self,
-        n_iter: int = 10000,  # most iterations
+        n_iter: int = 10000,  # most iterations (0: the random start's u = v)
         tol: float = 1e-10,  # stop when u vᵀ moves by less (Frobenius norm)
         rng: int = 0,  # seed of the uniform start (NumPy's legacy generator, as crowd-kit)
         vote: str = "scores",  # 'scores': the largest weighted score; 'shares': crowd-kit's rule
     ):
-        self.n_iter, self.tol = check_count(n_iter, "n_iter"), check_nonnegative(tol, "tol")
+        self.n_iter, self.tol = check_count(n_iter, "n_iter", 0), check_nonnegative(tol, "tol")
         self.rng = check_count(rng, "rng", minimum=0)
         self.vote = check_choice(vote, "vote", MMSR_VOTES)
 
     def _fit(self, A: Answers):
-        if A.n_classes != 2:
-            raise ValueError(
-                f"MMSR needs binary answers (n_classes=2), got n_classes={A.n_classes}"
-            )
         first = np.full(A.n_workers, A.n_answers)
         np.minimum.at(first, A.worker, np.arange(A.n_answers))
         order = np.argsort(first, kind="stable")[: len(np.unique(A.worker))]  # by first answer
         s = self._completion(A, order)
         p = np.full(A.n_workers, np.nan)
-        p[order] = (s + 1) / 2  # K = 2: p = ((K − 1) s + 1) / K
-        self.skills_, self.weights_ = p, np.log(p / (1 - p))
-        scores = class_counts(A.task, A.value, A.n_tasks, 2, np.nan_to_num(self.weights_)[A.worker])
+        K = A.n_classes
+        p[order] = ((K - 1) * s + 1) / K
+        self.skills_, self.weights_ = p, np.log((K - 1) * p / (1 - p))
+        scores = class_counts(A.task, A.value, A.n_tasks, K, np.nan_to_num(self.weights_)[A.worker])
         answered = has_answers(A.task, A.n_tasks)
         with np.errstate(invalid="ignore", divide="ignore"):
-            pick = scores if self.vote == "scores" else scores / scores.sum(1, keepdims=True)
+            self.scores_ = scores / scores.sum(1, keepdims=True)
+        pick = scores if self.vote == "scores" else self.scores_
         self.labels_ = argmax_labels(np.nan_to_num(pick, nan=-np.inf), answered)
         self.proba_ = softmax_rows(scores.copy())[0]
         self.proba_[~answered] = np.nan
@@ -329,6 +385,8 @@ class MMSR(Aggregator):
             if history[-1] < self.tol:
                 break
         self.loss_history_, self.n_iter_ = history, len(history)
-        self.change_, self.converged_ = history[-1], history[-1] < self.tol
+        self.change_ = history[-1] if history else np.nan  # n_iter=0: the start's u = v
+        self.converged_ = bool(history) and history[-1] < self.tol
         s = _msr_signs(C, u / np.sqrt(np.linalg.norm(u) / np.linalg.norm(v)))
-        return np.clip(s, -1 + 1 / np.sqrt(n_tasks), 1 - 1 / np.sqrt(n_tasks))
+        low = -1 / (A.n_classes - 1) + 1 / np.sqrt(n_tasks)
+        return np.clip(s, low, 1 - 1 / np.sqrt(n_tasks))
