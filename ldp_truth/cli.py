@@ -7,367 +7,30 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from . import __version__, registry
+from . import __version__
 from .browser import task_page
-from .data import Answers, dataset_table, find_data_root
-from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
-                                  LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
-                                  RandomizedResponse, TwoLayer, check_spec, mechanism_from_spec,
-                                  with_max_answers)
+from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
+                                  _frame_writer, HASH_COLUMN, make_spec, mechanism_kind,
+                                  MECHANISM_OPTIONS, _mechanism_options, _output_file, _Parser,
+                                  _positive, _probability, read_spec, SEEDED, _sidecar,
+                                  sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
+                                  _write_atomic, _write_frame)
+from .cli_infer import _infer_parser
+from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
-                              replace_folder, write_report)
+                              write_report)
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS',
-           'SEEDED', 'METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'EXAMPLES', 'UsageError',
-           'read_answers', 'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'spec_file', 'sidecar_path',
-           'read_sidecar', 'privatize_file', 'server_spec', 'infer_file', 'save_state', 'load_state', 'infer_parquet',
-           'audit_table', 'budget_file', 'page_file', 'main']
-
-# %% ../nbs/07_cli.ipynb #c0000006
-class UsageError(ValueError):
-    "A command-line argument the user can fix; reported as one line, exit status 2."
-
-# %% ../nbs/07_cli.ipynb #85077a0a
-ANSWER_COLUMNS = ("worker", "task", "label")
-HASH_COLUMN = "spec_hash"  # every private answer carries the hash of the spec it was made under
-
-
-def _read_table(path) -> pd.DataFrame:
-    "A CSV file as text columns (no NA guessing) or a .parquet file, or an error naming its path."
-    path = Path(path)
-    if path.is_dir():
-        raise UsageError(
-            f"input {str(path)!r} is a folder, not a CSV or .parquet file (worker,task,label); "
-            "only infer reads a folder, of Parquet files"
-        )
-    if not path.is_file():
-        raise FileNotFoundError(f"input file {str(path)!r} does not exist")
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path)
-    try:
-        return pd.read_csv(path, dtype=str, keep_default_na=False)
-    except UnicodeDecodeError:
-        raise UsageError(
-            f"input {str(path)!r} is not UTF-8 text: give a CSV file, or a Parquet file named "
-            "*.parquet"
-        ) from None
-
-# %% ../nbs/07_cli.ipynb #a9b3a9e6
-def _numeric_labels(labels: pd.Series, path) -> np.ndarray:
-    "The label column as finite floats, or an error naming the first bad line."
-    x = pd.to_numeric(labels, errors="coerce").to_numpy(np.float64)
-    bad = np.flatnonzero(~np.isfinite(x))
-    if len(bad):
-        raise ValueError(
-            f"{path}: label on line {bad[0] + 2} is {labels.iloc[bad[0]]!r}, not a finite number "
-            "(numeric mechanisms and continuous methods need numbers)"
-        )
-    return x
-
-# %% ../nbs/07_cli.ipynb #95e80257
-def read_answers(
-    path, kind: str = "categorical", classes: Optional[Sequence[str]] = None
-) -> Answers:
-    "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
-    return _answers(_table(_read_table(path), path), path, kind, classes)
-
-# %% ../nbs/07_cli.ipynb #2bf205d7
-def _table(df: pd.DataFrame, path, extra: tuple = ()) -> pd.DataFrame:
-    "worker,task,label (and `extra`) of a read table: text trimmed; no column lost, none empty."
-    missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
-    if missing:
-        raise ValueError(
-            f"{path} must have the columns worker,task,label; missing {missing} (it has "
-            f"{list(df.columns)})"
-        )
-    unknown = [c for c in df.columns if c not in ANSWER_COLUMNS + tuple(extra)]
-    if unknown:
-        raise UsageError(
-            f"{path} has columns {unknown} besides {','.join(ANSWER_COLUMNS + tuple(extra))}: they "
-            "would be lost; remove them first"
-        )
-    df = df.copy()
-    for c in ANSWER_COLUMNS:
-        text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
-        if text:
-            df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
-        empty = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
-        bad = np.flatnonzero(empty)
-        if len(bad):
-            raise ValueError(
-                f"{path}: column {c!r} is empty or NaN in row {bad[0]} (line {bad[0] + 2} of a "
-                f"CSV): {df[c].iloc[bad[0]]!r}"
-            )
-    return df
-
-# %% ../nbs/07_cli.ipynb #7ace56c7
-def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = None) -> Answers:
-    "Answers from a checked table; declared classes are matched as text (a CSV's labels are)."
-    if kind == "continuous":
-        df = df.assign(label=_numeric_labels(df["label"], path))
-    elif classes is not None:
-        df, classes = df.assign(label=df["label"].astype(str)), [str(c) for c in classes]
-    return Answers.from_frame(df, kind=kind, classes=classes)
-
-# %% ../nbs/07_cli.ipynb #81f3e4b8
-def _file_mode() -> int:
-    "The mode a new file gets under the process's umask (0o666 & ~umask)."
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-# %% ../nbs/07_cli.ipynb #ad08af7f
-def _write_atomic(*writes: tuple) -> None:
-    "Each `(path, write)`: `write(tmp)` on a temporary file beside `path`; all renamed, or none."
-    tmps = []
-    try:
-        for path, write in writes:
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            os.close(fd)
-            tmps.append(Path(tmp))
-            write(tmps[-1])
-            os.chmod(tmps[-1], _file_mode())
-        for (path, _), tmp in zip(writes, tmps):
-            os.replace(tmp, path)
-    finally:
-        for tmp in tmps:
-            tmp.unlink(missing_ok=True)
-
-# %% ../nbs/07_cli.ipynb #72e242f3
-def _not_an_input(p: Path, option: str, inputs: tuple) -> Path:
-    "`p` unless it is one of `inputs` or inside an input folder of Parquet files."
-    for src in (Path(i).resolve() for i in inputs if i is not None):
-        inside = src in p.resolve().parents and any(src.rglob("*.parquet"))
-        if p.resolve() == src or inside:
-            raise UsageError(
-                f"{option} {str(p)!r} would replace the input {str(src)!r} (or a file in it); "
-                "write elsewhere"
-            )
-    return p
-
-# %% ../nbs/07_cli.ipynb #9a4e3f45
-def _output_file(path, option: str = "-o", inputs: tuple = ()) -> Optional[Path]:
-    "An output file path whose folder exists and that is none of `inputs` nor inside one."
-    if path is None:
-        return None
-    p = Path(path)
-    if p.is_dir():
-        raise UsageError(f"{option} {str(p)!r} is a directory; give a file name")
-    if not p.parent.is_dir():
-        raise UsageError(f"{option} {str(p)!r}: the folder {str(p.parent)!r} does not exist")
-    return _not_an_input(p, option, inputs)
-
-# %% ../nbs/07_cli.ipynb #43ba29f3
-def _frame_writer(df: pd.DataFrame, path: Path) -> tuple:
-    "(path, write) that writes `df` as Parquet (*.parquet) or CSV, for `_write_atomic`."
-    if path.suffix == ".parquet":
-        return path, lambda tmp: df.to_parquet(tmp, index=False)
-    return path, lambda tmp: df.to_csv(tmp, index=False)
-
-# %% ../nbs/07_cli.ipynb #592927b2
-def _write_frame(df: pd.DataFrame, path: Optional[Path]) -> None:
-    "A table to `path` (CSV or Parquet, atomically), or to standard output as text (None)."
-    if path is None:
-        print(df.to_string(index=False))
-    else:
-        _write_atomic(_frame_writer(df, path))
-
-# %% ../nbs/07_cli.ipynb #c0000008
-MECHANISMS = registry.cli_mechanisms()  # rr, rr-null, one-layer, two-layer, laplace, mf, ...
-CATEGORICAL_MECHANISMS = registry.cli_mechanisms("categorical")
-CHANNEL_MECHANISMS = registry.cli_mechanisms(
-    channel=True
-)  # a K×K channel the server can fit through
-MECHANISM_OPTIONS = ("epsilon", "paper_epsilon", "domain", "lam2", "a", "d", "max_answers")
-_NEEDS = {
-    "rr": {"epsilon"},
-    "rr-null": {"epsilon"},
-    "one-layer": {"epsilon"},
-    "two-layer": set(),
-    "laplace": {"domain"},
-    "mf": {"domain"},
-    "gaussian-exp": set(),
-    "geometric": {"epsilon", "domain"},
-}
-_ALLOWS = {  # --max-answers: the most answers a worker may give (two-layer: ε is set for it)
-    "rr": {"max_answers"},
-    "rr-null": {"max_answers"},
-    "one-layer": {"max_answers"},
-    "two-layer": {"epsilon", "paper_epsilon", "a", "max_answers"},
-    "laplace": {"epsilon", "paper_epsilon", "max_answers"},
-    "mf": {"epsilon", "paper_epsilon", "d", "max_answers"},
-    "gaussian-exp": {"lam2", "epsilon", "domain", "max_answers"},
-    "geometric": {"max_answers"},
-}
-_ONE_OF = {
-    "two-layer": ("epsilon", "paper_epsilon"),
-    "laplace": ("epsilon", "paper_epsilon"),
-    "mf": ("epsilon", "paper_epsilon"),
-    "gaussian-exp": ("epsilon", "lam2"),
-}
-
-
-def mechanism_kind(name: str) -> str:
-    "'categorical' for the flip mechanisms, 'continuous' for the numeric ones."
-    if name not in MECHANISMS:
-        raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
-    return "categorical" if name in CATEGORICAL_MECHANISMS else "continuous"
-
-# %% ../nbs/07_cli.ipynb #de1037ec
-def _flag(option: str) -> str:
-    return "--" + option.replace("_", "-")
-
-# %% ../nbs/07_cli.ipynb #c14db4db
-def _check_options(name: str, given: dict, role: str = "--mechanism") -> None:
-    "UsageError if a needed option is missing or one `name` does not use is given (`role`: flag)."
-    needs, allows = _NEEDS[name], _NEEDS[name] | _ALLOWS[name]
-    have = {k for k, v in given.items() if v is not None}
-    for k in sorted(needs - have):
-        raise UsageError(f"{_flag(k)} is required with {role} {name}")
-    for k in sorted(have - allows):
-        users = [m for m in MECHANISMS if k in _NEEDS[m] | _ALLOWS[m]]
-        raise UsageError(f"{_flag(k)} does not apply to {role} {name} (only to {', '.join(users)})")
-    if name in _ONE_OF and len(have & set(_ONE_OF[name])) != 1:
-        ours, paper = (_flag(k) for k in _ONE_OF[name])
-        raise UsageError(
-            f"{role} {name} needs either {ours} (the ε that holds per answer) or {paper} "
-            "(the paper's parameterisation), not both"
-        )
-    if name == "gaussian-exp" and ("domain" in have) != ("epsilon" in have):
-        raise UsageError(
-            "--epsilon with --mechanism gaussian-exp needs --domain (its range is the "
-            "sensitivity), and --domain goes with --epsilon, not with --lam2"
-        )
-
-# %% ../nbs/07_cli.ipynb #f440e41e
-def _domain_array(domain) -> np.ndarray:
-    "The sorted distinct values of an answer domain; at least two."
-    d = np.unique(np.asarray(domain, dtype=np.float64))
-    if len(d) < 2:
-        raise UsageError(f"--domain must list at least 2 distinct values, got {list(d)}")
-    return d
-
-# %% ../nbs/07_cli.ipynb #42f64453
-def _mechanism(
-    name: str,
-    n_classes: Optional[int] = None,
-    epsilon: Optional[float] = None,
-    paper_epsilon: Optional[float] = None,
-    domain=None,
-    lam2: Optional[float] = None,
-    a: Optional[float] = None,
-    d: Optional[int] = None,
-    max_answers: Optional[int] = None,
-    secure: bool = False,
-    seed: Optional[int] = None,
-    classes: Optional[Sequence] = None,
-) -> Mechanism:
-    "The mechanism `name` (of MECHANISMS) from command-line values; categorical need `n_classes`."
-    mechanism_kind(name)
-    _check_options(
-        name,
-        dict(
-            epsilon=epsilon,
-            paper_epsilon=paper_epsilon,
-            domain=domain,
-            lam2=lam2,
-            a=a,
-            d=d,
-            max_answers=max_answers,
-        ),
-    )
-    paper = paper_epsilon is not None
-    if name in ("rr", "rr-null"):
-        return RandomizedResponse(
-            epsilon, n_classes, null=name == "rr-null", secure=secure, classes=classes
-        )
-    if name == "one-layer":
-        return OneLayer.from_epsilon(epsilon, n_classes, secure=secure, classes=classes)
-    if name == "two-layer":
-        if paper:
-            return TwoLayer.from_paper(
-                paper_epsilon, n_classes, a=a, secure=secure, classes=classes
-            )
-        return TwoLayer.from_epsilon(
-            epsilon, n_classes, a=a, max_answers=max_answers, secure=secure, classes=classes
-        )
-    if name == "gaussian-exp":
-        if lam2 is not None:
-            return GaussianExpVariance(lam2=lam2, secure=secure)
-        return GaussianExpVariance(epsilon, _domain_array(domain), secure=secure)
-    dom = _domain_array(domain)
-    if name == "geometric":
-        return Geometric(epsilon, dom, secure=secure)
-    if name == "laplace":
-        if paper:
-            return LaplacePerturbation.from_paper(paper_epsilon, dom, null_fill=None, secure=secure)
-        return LaplacePerturbation(epsilon, dom, null_fill=None, secure=secure)
-    d = 10 if d is None else d
-    if paper:
-        return MatrixFactorization.from_paper(paper_epsilon, d, dom, rng=seed, secure=secure)
-    return BoundedMatrixFactorization(epsilon, d, dom, rng=seed, secure=secure)
-
-# %% ../nbs/07_cli.ipynb #e4b382e6
-def build_mechanism(
-    name: str, n_classes: Optional[int] = None, max_answers: Optional[int] = None, **options
-) -> Mechanism:
-    "The mechanism `name` from command-line values (as `_mechanism`), capped at `max_answers`."
-    m = _mechanism(name, n_classes, max_answers=max_answers, **options)
-    return with_max_answers(m, max_answers)
-
-# %% ../nbs/07_cli.ipynb #42477e52
-def make_spec(
-    mechanism: str,
-    classes: Optional[Sequence[str]] = None,
-    n_classes: Optional[int] = None,
-    max_answers: Optional[int] = None,
-    **options,
-) -> dict:
-    "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
-    kind = mechanism_kind(mechanism)
-    _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS if k != "max_answers"})
-    named = _classes(classes, n_classes)
-    if kind == "categorical" and named is None:
-        raise UsageError(
-            f"--classes (or --n-classes) is required with --mechanism {mechanism}: the classes are "
-            "declared before any answer is seen, never read from the answers"
-        )
-    if kind == "continuous" and named is not None:
-        raise UsageError(
-            f"--classes and --n-classes apply to categorical mechanisms, not to {mechanism}"
-        )
-    n = None if named is None else len(named)
-    m = build_mechanism(mechanism, n, max_answers=max_answers, classes=named, **options)
-    return m.spec(max_answers)
-
-# %% ../nbs/07_cli.ipynb #3af44692
-def read_spec(path) -> dict:
-    "The spec in the JSON file `path` (a spec, or privatize's file that holds one), checked."
-    p = Path(path)
-    if not p.is_file():
-        raise UsageError(f"--spec {str(p)!r} is not a file")
-    try:
-        spec = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise UsageError(f"--spec {str(p)!r} is not JSON ({e})") from None
-    if isinstance(spec, dict) and "format" not in spec and "spec" in spec:
-        spec = spec["spec"]  # the JSON file privatize writes beside its output
-    try:
-        return check_spec(spec)
-    except (TypeError, ValueError) as e:
-        raise UsageError(f"--spec {str(p)!r}: {e}") from None
+__all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'main']
 
 # %% ../nbs/07_cli.ipynb #8726e88b
 def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> dict:
@@ -381,91 +44,36 @@ def spec_file(out, mechanism: str, classes=None, n_classes=None, **options) -> d
         _write_atomic((out, lambda tmp: tmp.write_text(text, encoding="utf-8")))
     return spec
 
-# %% ../nbs/07_cli.ipynb #c0000012
-def _classes(classes: Optional[Sequence[str]], n_classes: Optional[int]) -> Optional[list]:
-    "The class labels: `--classes`, 0..K−1 for `--n-classes K`, or None (those in the data)."
-    return (
-        [str(i) for i in range(n_classes)]
-        if n_classes is not None
-        else (None if classes is None else list(classes))
+# %% ../nbs/07_cli.ipynb #e1dddfba
+def _spec_parser(sub) -> None:
+    "The `spec` sub-command."
+    s = _subcommand(
+        sub,
+        "spec",
+        "declare the mechanism, its domain and ε before any answer exists",
+        "Before any answer is collected: declare the mechanism, its options, the answers' domain "
+        "(classes in order, or numeric bounds) and the ε per answer (and per worker with "
+        "--max-answers), as a JSON spec with a hash; privatize and infer run on it.",
+        "ldp-truth spec --mechanism rr --epsilon 1 --classes cat,dog,bird -o spec.json\n  "
+        "ldp-truth spec --mechanism laplace --epsilon 2 --domain 1:5 --max-answers 50 -o spec.json",
     )
+    _mechanism_options(s)
+    _class_options(s)
+    s.add_argument(
+        "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
+    )
+    s.set_defaults(run=_spec)
 
-# %% ../nbs/07_cli.ipynb #bbaa6432
-SEEDED = "seeded: simulation, not private against anyone who knows the seed"
 
-
-def _randomness(seed: Optional[int], secure: bool) -> str:
-    "How a privatize run drew its randomness, as its JSON file records it."
-    if seed is not None:
-        return SEEDED
-    if secure:
-        return "secure: OpenDP's samplers from a cryptographic source"
-    return "fresh: a generator seeded from the operating system's entropy on every run"
-
-# %% ../nbs/07_cli.ipynb #9e3ed235
-def _declared_spec(spec_path, mechanism: Optional[str], classes, n_classes, options: dict) -> dict:
-    "The spec of a worker-side run: from `--spec`, or from the mechanism's flags (domain declared)."
-    given = [k for k, v in options.items() if v is not None] + (["classes"] if classes else [])
-    if spec_path is not None:
-        if mechanism is not None or given or n_classes is not None:
-            raise UsageError(
-                "--spec declares the mechanism, its options and its domain: give --spec or "
-                "--mechanism with its options, not both"
-            )
-        return read_spec(spec_path)
-    if mechanism is None:
-        raise UsageError("--spec SPEC.json or --mechanism (with its options) is required")
-    return make_spec(mechanism, classes, n_classes, **options)
-
-# %% ../nbs/07_cli.ipynb #3a87f577
-def _spec_kind(spec: dict) -> str:
-    "The kind of answers a spec's domain holds: categorical (classes) or continuous (numbers)."
-    return "categorical" if spec["domain"]["kind"] == "categorical" else "continuous"
-
-# %% ../nbs/07_cli.ipynb #0cefe997
-def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, **run) -> tuple:
-    "(answers, mechanism, spec) of the raw answers `src`: read on the declared domain only."
-    spec = _declared_spec(spec_path, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src)
-    A = _answers(table, src, _spec_kind(spec), spec["domain"].get("classes"))
-    return A, mechanism_from_spec(spec, **run), spec
-
-# %% ../nbs/07_cli.ipynb #a42f93a0
-def sidecar_path(path) -> Path:
-    "The JSON file beside a private answers file that holds its spec: OUT.csv → OUT.csv.json."
-    return Path(str(path) + ".json")
-
-# %% ../nbs/07_cli.ipynb #46e764eb
-def _sidecar(spec: dict, seed: Optional[int], secure: bool) -> dict:
-    "What the server may know of a run: the spec and how the randomness was drawn (not the seed)."
-    return {"spec": spec, "randomness": _randomness(seed, secure), "ldp_truth": __version__}
-
-# %% ../nbs/07_cli.ipynb #d178932c
-def read_sidecar(src) -> Optional[dict]:
-    "The JSON file that `privatize -o` wrote beside `src` (its spec checked), or None if none."
-    p = sidecar_path(src)
-    if not p.is_file():
-        return None
-    try:
-        meta = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise UsageError(f"{p}: not a file written by privatize ({e})") from None
-    if not isinstance(meta, dict) or "spec" not in meta:
-        raise UsageError(f"{p}: not a file written by privatize (no spec); privatize again")
-    try:
-        check_spec(meta["spec"])
-    except (TypeError, ValueError) as e:
-        raise UsageError(f"{p}: {e}") from None
-    return meta
-
-# %% ../nbs/07_cli.ipynb #0fbb1ef8
-def _warn_seeded(src, hashes: Optional[pd.Series] = None) -> None:
-    "A warning on standard error when the JSON file beside `src` (of these answers) says seeded."
-    meta = read_sidecar(src)
-    if meta is None or (hashes is not None and meta["spec"]["hash"] not in set(hashes)):
-        return
-    if meta.get("randomness") == SEEDED:
-        print(f"ldp-truth: warning: {src} was privatized {SEEDED}", file=sys.stderr)
+def _spec(args: argparse.Namespace) -> None:
+    "Run `spec`."
+    spec_file(
+        args.output,
+        args.mechanism,
+        args.classes,
+        args.n_classes,
+        **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+    )
 
 # %% ../nbs/07_cli.ipynb #3df02084
 def privatize_file(
@@ -499,340 +107,57 @@ def privatize_file(
         _write_atomic(_frame_writer(df, out), (side, lambda tmp: tmp.write_text(meta)))
     return df
 
-# %% ../nbs/07_cli.ipynb #e93a938f
-METHODS = {
-    m: registry.aggregator(m).make for m in registry.cli_methods()
-}  # mv, wv, ds, onecoin, mean, ...
-
-
-def _takes_channel(method: str) -> bool:
-    "Whether the aggregator of `--method` accepts a `channel` matrix."
-    return registry.aggregator(method).channel
-
-# %% ../nbs/07_cli.ipynb #fd064ae8
-MANY_CLASSES = (
-    20  # numeric labels with more distinct values than this look like ratings, not classes
-)
-
-
-def _check_labels_fit(
-    method: str, kind: str, kind_given: Optional[str], labels: pd.Series, classes
-) -> None:
-    "Refuse a categorical fit of labels that look continuous unless --classes names them."
-    x = pd.to_numeric(labels, errors="coerce")
-    if kind != "categorical" or classes is not None or x.isna().any():
-        return
-    distinct = x.nunique()
-    if distinct <= MANY_CLASSES and not ((x != x.round()).any() and distinct > 10):
-        return
-    shown = ", ".join(f"{v:g}" for v in np.sort(x.unique())[:4])
-    if kind_given is None and "continuous" in registry.aggregator(method).kinds:
-        raise UsageError(
-            f"--method {method} takes categorical or continuous answers and the labels are "
-            f"{distinct} distinct numbers ({shown}, ...): say which with --kind categorical or "
-            "--kind continuous"
-        )
-    raise UsageError(
-        f"--method {method} treats each distinct label as a class, and the labels are {distinct} "
-        f"distinct numbers ({shown}, ...), which look like ratings or measurements: use a "
-        "continuous method (mean, median, cwm, gtm, crh --kind continuous), or name the classes "
-        "with --classes"
+# %% ../nbs/07_cli.ipynb #0b72c26a
+def _privatize_parser(sub) -> None:
+    "The `privatize` sub-command."
+    pr = _subcommand(
+        sub,
+        "privatize",
+        "perturb a worker,task,label CSV with an LDP mechanism (ids kept)",
+        "On the worker's side: run a spec (or a mechanism with its declared domain) on each answer "
+        "of a worker,task,label CSV or Parquet file, with fresh randomness; ids are kept, every "
+        "row carries the spec's hash, and OUT.csv.json beside the output holds the spec.",
+        "ldp-truth privatize answers.csv --spec spec.json -o private.csv\n  "
+        "ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o "
+        "private.csv",
     )
-
-# %% ../nbs/07_cli.ipynb #2a5d0579
-CHANNEL_OPTIONS = ("epsilon", "paper_epsilon", "a", "max_answers")
-
-
-def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], options: dict):
-    "(aggregator class, answers kind) for `infer`, with every combination of options checked."
-    if method not in METHODS:
-        raise UsageError(f"--method must be one of {', '.join(METHODS)}; got {method!r}")
-    cls = METHODS[method]
-    kind = cls.kinds[0] if kind is None else kind
-    if kind not in cls.kinds:
-        raise UsageError(
-            f"--kind {kind} does not suit --method {method} (it takes {' or '.join(cls.kinds)} "
-            "answers)"
-        )
-    if channel is None:
-        if any(v is not None for v in options.values()):
-            raise UsageError(
-                "--epsilon, --paper-epsilon, --a and --max-answers go with --channel "
-                "(the mechanism the answers went through)"
-            )
-        return cls, kind
-    with_channel = [m for m in METHODS if _takes_channel(m)]
-    if method not in with_channel:
-        raise UsageError(
-            f"--channel works with --method {', '.join(with_channel)}; {method} does not use a "
-            "channel"
-        )
-    if channel not in CHANNEL_MECHANISMS:
-        raise UsageError(
-            f"--channel must be one of {', '.join(CHANNEL_MECHANISMS)}; got {channel!r}"
-        )
-    _check_options(channel, options, role="--channel")
-    return cls, kind
-
-# %% ../nbs/07_cli.ipynb #9a8a391a
-def server_spec(src, table: pd.DataFrame, spec_path=None) -> Optional[dict]:
-    "The spec `src`'s answers were made under, matched to their recorded hash (None: no spec)."
-    meta = read_sidecar(src)
-    spec = read_spec(spec_path) if spec_path is not None else (meta or {}).get("spec")
-    where = f"--spec {spec_path}" if spec_path is not None else str(sidecar_path(src))
-    recorded = pd.unique(table[HASH_COLUMN]).tolist() if HASH_COLUMN in table else None
-    if spec is None:
-        if recorded:
-            raise UsageError(
-                f"{src} was privatized under the spec {recorded[0]}: give it with --spec SPEC.json"
-            )
-        return None
-    if recorded is None:
-        raise UsageError(
-            f"{src} records no spec ({HASH_COLUMN} column): its answers were not privatized under "
-            f"the spec of {where}"
-        )
-    if recorded != [spec["hash"]]:
-        raise UsageError(
-            f"{src}: its answers carry spec {', '.join(map(str, recorded))} but the spec of "
-            f"{where} is {spec['hash']}: stale or edited, or the answers come from another spec"
-        )
-    return spec
-
-# %% ../nbs/07_cli.ipynb #0a6e6c29
-def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
-    "Answers made under `spec`: its classes (even unanswered ones); its NULL reports left out."
-    kind, classes, null = _spec_kind(spec), spec["domain"].get("classes"), spec["null"]
-    A = _answers(table, src, kind, classes if null is None else [*classes, null])
-    if null is None:
-        return A
-    real = A.value != len(classes)
-    print(
-        f"ldp-truth infer: note: {int((~real).sum())} of {len(real)} answers are NULL reports "
-        f"({null!r}), the same for every true class: left out of the fit",
-        file=sys.stderr,
+    pr.add_argument(
+        "input",
+        metavar="IN.csv",
+        help="answers in crowd-kit's CSV format: worker,task,label (or a .parquet file)",
     )
-    kept = A.select(real)
-    return kept.with_values(kept.value, n_classes=len(classes), classes=A.classes[:-1])
-
-# %% ../nbs/07_cli.ipynb #51decf11
-def _server_answers(src, method: str, kind, channel, classes, n_classes, options, spec_path):
-    "(table, answers, kind, channel matrix or None) for infer: by the answers' spec, or by flags."
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
-    declared = server_spec(src, table, spec_path)
-    if declared is None:
-        kind_given = kind
-        _, kind = _make_aggregator(method, kind, channel, options)
-        named = _classes(classes, n_classes)
-        _check_labels_fit(method, kind, kind_given, table["label"], named)
-        A = _answers(table, src, kind, named)
-        if channel is None:
-            return table, A, kind, None
-        return table, A, kind, build_mechanism(channel, A.n_classes, **options).transition_matrix()
-    given = dict(kind=kind, channel=channel, classes=classes, n_classes=n_classes, **options)
-    flags = [k for k, v in given.items() if v is not None]
-    if flags:
-        raise UsageError(
-            f"{_flag(flags[0])} does not go with a spec: the spec declares the mechanism, its "
-            "domain and its channel"
-        )
-    _, kind = _make_aggregator(method, _spec_kind(declared), None, {})
-    A = _spec_answers(table, src, declared)
-    if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
-        return table, A, kind, None
-    return table, A, kind, mechanism_from_spec(declared).transition_matrix()
-
-# %% ../nbs/07_cli.ipynb #26bd7e4c
-def infer_file(
-    src,
-    out,
-    method: str,
-    kind: Optional[str] = None,
-    channel: Optional[str] = None,
-    proba: bool = False,
-    classes=None,
-    n_classes: Optional[int] = None,
-    spec=None,
-    state=None,  # a .npz file: continue the fit saved there (if any), then save it there
-    **channel_options,
-) -> pd.DataFrame:
-    "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
-    options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
-    unknown = set(channel_options) - set(CHANNEL_OPTIONS)
-    if unknown:
-        raise TypeError(
-            f"unknown channel options {sorted(unknown)}; allowed: {', '.join(CHANNEL_OPTIONS)}"
-        )
-    cls, _ = _make_aggregator(method, kind, channel, options)
-    out = _output_file(out, inputs=(src, spec))
-    table, A, kind, matrix = _server_answers(
-        src, method, kind, channel, classes, n_classes, options, spec
+    _mechanism_options(pr, spec=True)
+    _class_options(pr)
+    pr.add_argument(
+        "--seed",
+        type=_count(0),
+        help="for simulation only: anyone who knows the seed recovers every answer (default: fresh "
+        "randomness from the operating system)",
     )
-    if kind == "categorical" and not registry.applies(method, A.n_classes):
-        most = registry.aggregator(method).max_classes
-        raise UsageError(
-            f"--method {method} accepts answers of at most {most} classes (registry.aggregator"
-            f"({method!r}).max_classes), got n_classes={A.n_classes}"
-        )
-    if proba and kind != "categorical":
-        raise UsageError(
-            f"--proba needs categorical answers; --method {method} on {kind} answers gives numbers"
-        )
-    agg = cls() if matrix is None else cls(channel=matrix)
-    if state is None:
-        agg.fit(A)
-    else:  # every task so far, in the order first seen
-        channel = None if matrix is None else matrix.tolist()  # from the flags or the spec
-        settings = dict(method=method, kind=kind, channel=channel)
-        if Path(state).exists():
-            load_state(agg, state, settings)
-        A = agg.partial_fit(A).answers_
-        save_state(agg, _output_file(state, "--state", inputs=(src, spec)), settings)
-    if HASH_COLUMN in table:
-        _warn_seeded(src, table[HASH_COLUMN])
-    df = pd.DataFrame(
-        {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
+    pr.add_argument(
+        "--secure",
+        action="store_true",
+        help="draw the noise with OpenDP's samplers from a cryptographic source",
     )
-    if proba:
-        if getattr(agg, "proba_", None) is None:
-            raise UsageError(f"--proba: --method {method} gives no class probabilities")
-        df = pd.concat(
-            [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
-        )
-    if state is None:
-        df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
-    if out is None:
-        df.to_csv(sys.stdout, index=False)
-    else:
-        _write_frame(df, out)
-    return df
-
-# %% ../nbs/07_cli.ipynb #da173152
-def _storable(v) -> Optional[np.ndarray]:
-    "`v` as an array `np.savez` keeps without pickles (numbers, booleans, text), else None."
-    if not isinstance(v, (np.ndarray, np.generic, int, float, bool, str)):
-        return None
-    a = np.asarray(v)
-    a = a.astype(str) if a.dtype == object else a  # ids and classes read as text
-    return a if a.dtype.kind in "biufU" else None
-
-# %% ../nbs/07_cli.ipynb #be1f3109
-def save_state(agg, path, settings: dict) -> Path:
-    "Save a `partial_fit` aggregator (answers so far, fitted arrays, `settings`) to `path` (.npz)."
-    A = agg.answers_
-    arrays = {f"fit.{k}": _storable(v) for k, v in vars(agg).items() if k.endswith("_")}
-    arrays = {k: v for k, v in arrays.items() if v is not None and k != "fit.answers_"}
-    answers = dict(worker=A.worker, task=A.task, value=A.value, workers=A.workers, tasks=A.tasks)
-    arrays.update({f"answers.{k}": _storable(v) for k, v in answers.items()})
-    arrays.update({"answers.classes": _storable(A.classes), "answers.kind": _storable(A.kind)})
-
-    def write(tmp: Path):
-        with open(tmp, "wb") as f:
-            np.savez(f, settings=json.dumps(settings, sort_keys=True), **arrays)
-
-    _write_atomic((Path(path), write))
-    return Path(path)
-
-# %% ../nbs/07_cli.ipynb #d706159f
-def load_state(agg, path, settings: dict):
-    "`agg` with the fitted state saved at `path` (by `save_state` with the same `settings`)."
-    with np.load(path, allow_pickle=False) as z:
-        saved = json.loads(str(z["settings"]))
-        if saved != json.loads(json.dumps(settings, sort_keys=True)):
-            changed = sorted(k for k in {*saved, *settings} if saved.get(k) != settings.get(k))
-            raise UsageError(
-                f"--state {str(path)!r} was fitted with "
-                + ", ".join(f"--{k.replace('_', '-')} {saved.get(k)}" for k in changed)
-                + "; give the same options, or another --state file to start afresh"
-            )
-        get = {k: z[k] for k in z.files}
-    kind = str(get["answers.kind"])
-    agg.answers_ = Answers(
-        get["answers.worker"], get["answers.task"], get["answers.value"], kind=kind,
-        workers=get["answers.workers"], tasks=get["answers.tasks"],
-        classes=get["answers.classes"] if kind == "categorical" else None,
+    pr.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)"
     )
-    for k, v in get.items():
-        if k.startswith("fit."):
-            setattr(agg, k[4:], v.item() if v.ndim == 0 else v)
-    return agg
-
-# %% ../nbs/07_cli.ipynb #fd7d5e24
-DASK_METHODS = registry.cli_methods(dask=True)  # the aggregators with a Dask fit
+    pr.set_defaults(run=_privatize)
 
 
-def _dask_client(scheduler: Optional[str]):
-    "A client of the cluster at `scheduler`, or of a local cluster for this run (closed with it)."
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ImportError("a Parquet folder needs Dask: pip install 'ldp_truth[dask]'") from None
-    if scheduler:
-        return Client(scheduler, timeout=10)
-    return Client(LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None))
-
-# %% ../nbs/07_cli.ipynb #f9b39856
-def _parquet_labels(agg, classes: np.ndarray, proba: bool):
-    "A categorical fit's labels as original classes (p_<class> with `proba`), a Dask DataFrame."
-    frame = (
-        agg.proba_.rename(columns={str(c): f"p_{c}" for c in classes})
-        if proba
-        else agg.labels_.to_frame()
+def _privatize(args: argparse.Namespace) -> None:
+    "Run `privatize`."
+    privatize_file(
+        args.input,
+        args.output,
+        args.mechanism,
+        args.seed,
+        args.classes,
+        args.n_classes,
+        args.spec,
+        secure=args.secure,
+        **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
-    name_of = lambda s: pd.Series(classes[s.to_numpy()], index=s.index, name="label")
-    frame = frame.assign(label=agg.labels_.map_partitions(name_of, meta=("label", classes.dtype)))
-    return frame[["label", *([f"p_{c}" for c in classes] if proba else [])]]
-
-# %% ../nbs/07_cli.ipynb #d97982fa
-def infer_parquet(
-    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False
-) -> None:
-    "Fit `method` on a Parquet folder on a Dask cluster; write task,label (p_<class>) to `out`."
-    if not any(Path(src).rglob("*.parquet")):
-        raise UsageError(
-            f"input folder {str(src)!r} holds no Parquet files (*.parquet); infer reads a CSV "
-            "file, or a folder of Parquet files with the columns worker,task,label"
-        )
-    if method not in DASK_METHODS:
-        raise UsageError(
-            f"a Parquet folder works with --method {', '.join(DASK_METHODS)}; got {method!r}"
-        )
-    if out is None:
-        raise UsageError("-o is required with a Parquet folder (the truths may not fit a terminal)")
-    to_parquet = str(out).endswith(".parquet")
-    out = Path(out) if to_parquet else _output_file(out, inputs=(src,))
-    if to_parquet:
-        _not_an_input(out, "-o", (src,))
-    if (
-        to_parquet
-        and out.exists()
-        and not (out.is_dir() and all(f.suffix == ".parquet" for f in out.iterdir()))
-    ):
-        raise UsageError(
-            f"-o {str(out)!r} exists and is not a folder of Parquet files; it is not replaced"
-        )
-    import dask.dataframe as dd
-
-    with _dask_client(scheduler):
-        agg = METHODS[method]().fit(dd.read_parquet(str(src), columns=list(ANSWER_COLUMNS)))
-        classes = getattr(agg, "classes_", None)
-        if classes is None:  # continuous answers (CRH): the truths are numbers
-            if proba:
-                raise UsageError(
-                    f"--proba needs categorical answers; --method {method} on continuous answers "
-                    "gives numbers"
-                )
-            frame = agg.labels_.to_frame()
-        else:
-            frame = _parquet_labels(agg, classes, proba)
-        if to_parquet:
-            tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}."))
-            frame.to_parquet(
-                str(tmp), schema=None
-            )  # each file's own schema: the task ids' type is the data's
-            replace_folder(tmp, out)
-        else:
-            _write_frame(frame.compute().reset_index(), out)
 
 # %% ../nbs/07_cli.ipynb #c0000014
 def audit_table(
@@ -879,6 +204,49 @@ def audit_table(
     ]
     return pd.DataFrame(rows, columns=["quantity", "value"])
 
+# %% ../nbs/07_cli.ipynb #2b81bb6b
+def _audit_parser(sub) -> None:
+    "The `audit` sub-command."
+    a = _subcommand(
+        sub,
+        "audit",
+        "the privacy auditor's lower bound on ε beside the claimed ε",
+        "The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one "
+        "worker, beside the ε the mechanism claims per answer: a bound above the claim refutes it.",
+        "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000",
+    )
+    _mechanism_options(a)
+    a.add_argument(
+        "--n-classes",
+        type=_count(2),
+        default=2,
+        help="categorical mechanisms: number of classes (default 2)",
+    )
+    a.add_argument("--answers", type=_count(1), default=1, help="answers per worker (default 1)")
+    a.add_argument(
+        "--samples",
+        type=_count(100),
+        default=100_000,
+        help="runs on each of the two inputs (default 100000)",
+    )
+    a.add_argument("--alpha", type=_probability, default=0.01, help="1 − confidence (default 0.01)")
+    a.add_argument("--seed", type=_count(0), default=0, help="seed (default 0)")
+    a.set_defaults(run=_audit)
+
+
+def _audit(args: argparse.Namespace) -> None:
+    "Run `audit`: print the auditor's table."
+    table = audit_table(
+        args.mechanism,
+        n_classes=args.n_classes,
+        answers=args.answers,
+        samples=args.samples,
+        alpha=args.alpha,
+        seed=args.seed,
+        **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
+    )
+    print("\n".join(f"{q:<38}{v}" for q, v in table.itertuples(index=False)))
+
 # %% ../nbs/07_cli.ipynb #c3893598
 def budget_file(
     src,
@@ -900,256 +268,56 @@ def budget_file(
         _write_frame(df, out)
     return df
 
-# %% ../nbs/07_cli.ipynb #i37cli001
-def page_file(spec_path, items, question: str, out, post: Optional[str] = None) -> Path:
-    "Write the task page for the spec file `spec_path` and the items CSV `items` to `out`."
-    html_text = task_page(read_spec(spec_path), items, question, post)
-    out = _output_file(out, inputs=(spec_path, items))
-    _write_atomic((out, lambda tmp: tmp.write_text(html_text, encoding="utf-8")))
-    return out
-
-# %% ../nbs/07_cli.ipynb #i37cli002
-def _page_parser(sub) -> None:
-    "The `page` sub-command and its arguments."
-    g = _subcommand(sub, "page", "a self-contained task page: answers privatized in the browser")
-    g.add_argument("spec", metavar="SPEC.json", help="the spec, as `ldp-truth spec` writes it")
-    g.add_argument(
-        "--items", required=True, metavar="ITEMS.csv", help="a task column (ids), optionally text"
-    )
-    g.add_argument("--question", required=True, help="the question asked about every item")
-    g.add_argument("--post", metavar="URL", help="POST the answers there (default: a download)")
-    g.add_argument("-o", "--output", required=True, metavar="TASK.html", help="output HTML file")
-
-# %% ../nbs/07_cli.ipynb #c0000026
-class _Parser(argparse.ArgumentParser):
-    "An ArgumentParser whose errors are one line on stderr (exit status 2), without usage."
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-# %% ../nbs/07_cli.ipynb #313a2e72
-def _positive(s: str) -> float:
-    "A finite number > 0."
-    try:
-        v = float(s)
-    except ValueError:
-        v = math.nan
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {s!r}")
-    return v
-
-# %% ../nbs/07_cli.ipynb #4d831b8c
-def _probability(s: str) -> float:
-    "A number in [0, 1]."
-    try:
-        v = float(s)
-    except ValueError:
-        v = math.nan
-    if not 0 <= v <= 1:
-        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {s!r}")
-    return v
-
-# %% ../nbs/07_cli.ipynb #a5b124c3
-def _count(minimum: int) -> Callable[[str], int]:
-    "An integer ≥ minimum."
-
-    def parse(s: str) -> int:
-        try:
-            v = int(s)
-        except ValueError:
-            v = None
-        if v is None or v < minimum:
-            raise argparse.ArgumentTypeError(f"must be an integer ≥ {minimum}, got {s!r}")
-        return v
-
-    return parse
-
-# %% ../nbs/07_cli.ipynb #fb44cd2f
-def _domain(s: str) -> list:
-    "An answer domain: LO:HI (the integers LO..HI) or a comma-separated list of numbers."
-    try:
-        if ":" in s:
-            lo, hi = (int(p) for p in s.split(":"))
-            values = list(range(lo, hi + 1))
-        else:
-            values = [float(p) for p in s.split(",")]
-    except ValueError:
-        values = []
-    if len(set(values)) < 2 or not all(math.isfinite(v) for v in values):
-        raise argparse.ArgumentTypeError(
-            "must be LO:HI (integers, LO < HI) or at least 2 distinct numbers separated by commas, "
-            f"got {s!r}"
-        )
-    return values
-
-# %% ../nbs/07_cli.ipynb #48a8650b
-def _labels(s: str) -> list:
-    "Comma-separated class labels, as written in the CSV."
-    labels = [p.strip() for p in s.split(",")]
-    if len(set(labels)) < 2 or "" in labels:
-        raise argparse.ArgumentTypeError(
-            f"must list at least 2 distinct labels separated by commas, got {s!r}"
-        )
-    return labels
-
-# %% ../nbs/07_cli.ipynb #c0000027
-_DATA_HELP = "datasets folder (default: $LDP_TRUTH_DATA or shared/datasets)"
-_SPEC_HELP = "the mechanism spec written by `ldp-truth spec` (mechanism, options, domain, ε)"
-
-
-def _mechanism_options(p: argparse.ArgumentParser, spec: bool = False) -> None:
-    "The options that configure a mechanism (which apply to which is checked by build_mechanism)."
-    p.add_argument(
-        "--mechanism",
-        required=not spec,
-        choices=MECHANISMS,
-        help="the LDP mechanism (see `ldp-truth --help`)" + (", instead of --spec" if spec else ""),
-    )
-    if spec:
-        p.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP)
-    p.add_argument(
-        "--epsilon",
-        type=_positive,
-        help=(
-            "the ε that holds per answer (gaussian-exp: with --domain, for workers with one answer)"
-        ),
-    )
-    p.add_argument(
-        "--paper-epsilon",
-        type=_positive,
-        help="instead of --epsilon, the paper's parameterisation: laplace "
-        "and mf (Sun et al.'s |Γ|/ε), two-layer (Li et al.'s Theorem 6.3 ε)",
-    )
-    p.add_argument(
-        "--domain",
-        type=_domain,
-        help=(
-            "laplace, mf (required), gaussian-exp with --epsilon: the answer domain Γ, LO:HI or "
-            "v1,v2,..."
-        ),
-    )
-    p.add_argument(
-        "--lam2",
-        type=_positive,
-        help=(
-            "gaussian-exp: rate λ₂ of the exponential distribution of each worker's noise variance"
-        ),
-    )
-    p.add_argument(
-        "--a",
-        type=_probability,
-        help="two-layer: lower end a of p_u ~ U(a, b) (default with --epsilon: "
-        "the ε's p^f, or 0 with --max-answers; with --paper-epsilon: 0, b = 2p^f − a)",
-    )
-    p.add_argument(
-        "--max-answers",
-        type=_count(1),
-        help="two-layer with --epsilon: ε holds for workers with at most this "
-        "many answers (default: any number)",
-    )
-    p.add_argument("--d", type=_count(1), help="mf: factorisation dimension (default 10)")
-
-# %% ../nbs/07_cli.ipynb #ba909d27
-def _class_options(p: argparse.ArgumentParser) -> None:
-    "--classes / --n-classes: the categorical domain when the data do not show every class."
-    g = p.add_mutually_exclusive_group()
-    g.add_argument(
-        "--classes",
-        type=_labels,
-        help="categorical: all class labels in order, comma-separated (declared: spec, privatize, "
-        "budget need it; infer without a spec defaults to those in the data)",
-    )
-    g.add_argument(
-        "--n-classes",
-        type=_count(2),
-        help="categorical: the classes are 0..K-1 (instead of --classes)",
-    )
-
-# %% ../nbs/07_cli.ipynb #9c58550e
-EXAMPLES = {
-    "report": (
-        "The main job (`make run`): every mechanism × aggregator on every dataset found, without "
-        "privacy and at a grid of ε per answer. report.md opens with the answer: per dataset and "
-        "ε, the best pipeline, its score with a 95 % interval, its loss against no privacy and its "
-        "gain over a constant answer.",
-        "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out "
-        "/tmp/r",
-    ),
-    "datasets": (
-        "List the datasets found, with their size and the number of tasks with ground truth.",
-        "ldp-truth datasets --data ../shared/datasets",
-    ),
-    "spec": (
-        "Before any answer is collected: declare the mechanism, its options, the answers' domain "
-        "(classes in order, or numeric bounds) and the ε per answer (and per worker with "
-        "--max-answers), as a JSON spec with a hash; privatize and infer run on it.",
-        "ldp-truth spec --mechanism rr --epsilon 1 --classes cat,dog,bird -o spec.json\n  "
-        "ldp-truth spec --mechanism laplace --epsilon 2 --domain 1:5 --max-answers 50 -o spec.json",
-    ),
-    "page": (
-        "One self-contained HTML task page for a spec: the worker id from ?worker=, one question "
-        "per item, each answer randomized in the worker's browser before it is sent (a download or "
-        "--post URL) as worker,task,label,spec_hash.",
-        "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o "
-        "task.html",
-    ),
-    "privatize": (
-        "On the worker's side: run a spec (or a mechanism with its declared domain) on each answer "
-        "of a worker,task,label CSV or Parquet file, with fresh randomness; ids are kept, every "
-        "row carries the spec's hash, and OUT.csv.json beside the output holds the spec.",
-        "ldp-truth privatize answers.csv --spec spec.json -o private.csv\n  "
-        "ldp-truth privatize ratings.csv --mechanism laplace --epsilon 2 --domain 1:5 -o "
-        "private.csv",
-    ),
-    "infer": (
-        "On the server's side: infer each task's truth from a worker,task,label CSV (or a folder "
-        "of Parquet files, on a Dask cluster); task,label in the input's task order.",
-        "ldp-truth infer private.csv --method ds -o truths.csv          # channel from "
-        "private.csv.json\n  ldp-truth infer ratings.csv --method median -o truths.csv",
-    ),
-    "audit": (
-        "The statistical auditor's lower confidence bound on ε for two neighbouring inputs of one "
-        "worker, beside the ε the mechanism claims per answer: a bound above the claim refutes it.",
-        "ldp-truth audit --mechanism two-layer --epsilon 1 --answers 10 --samples 200000",
-    ),
-    "budget": (
+# %% ../nbs/07_cli.ipynb #d8b0f294
+def _budget_parser(sub) -> None:
+    "The `budget` sub-command."
+    b = _subcommand(
+        sub,
+        "budget",
+        "per worker: answers, cells released, ε per answer and per worker",
         "Each worker's privacy budget: answers given, ε per answer, and eps_worker, the ε of the "
         "worker's whole answer vector (m answers at ε each: m·ε by basic composition). An "
         "adversary who sees everything a worker sent tells two whole vectors apart by a likelihood "
         "ratio of at most e^eps_worker: at 20 or more that hides practically nothing about the "
         "vector as a whole, while each single answer keeps its ε.",
         "ldp-truth budget answers.csv --mechanism rr --epsilon 1 -o budget.csv",
-    ),
-}
+    )
+    b.add_argument(
+        "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
+    )
+    _mechanism_options(b, spec=True)
+    _class_options(b)
+    b.add_argument(
+        "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
+    )
+    b.set_defaults(run=_budget)
 
 
-def _subcommand(sub, name: str, help: str) -> argparse.ArgumentParser:
-    "A sub-command's parser, with its description and an example in `--help`."
-    description, example = EXAMPLES[name]
-    return sub.add_parser(
-        name,
-        help=help,
-        description=description,
-        epilog=f"example:\n  {example}",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+def _budget(args: argparse.Namespace) -> None:
+    "Run `budget`."
+    budget_file(
+        args.input,
+        args.output,
+        args.mechanism,
+        args.classes,
+        args.n_classes,
+        args.spec,
+        **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
-# %% ../nbs/07_cli.ipynb #35871211
-def _parser() -> argparse.ArgumentParser:
-    "The `ldp-truth` argument parser and its sub-commands."
-    p = _Parser(
-        prog="ldp-truth",
-        description="Truth inference from crowdsourced answers under local differential privacy. "
-        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp "
-        "(numeric).",
-    )
-    p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
-    names = "{datasets,spec,page,privatize,infer,audit,budget,report}"
-    sub = p.add_subparsers(dest="command", required=True, metavar=names)
+# %% ../nbs/07_cli.ipynb #2ab582e1
+def _report_parser(sub) -> None:
+    "The `report` sub-command: the main job."
     r = _subcommand(
         sub,
         "report",
         "every mechanism × aggregator on every dataset found: report/report.md with figures",
+        "The main job (`make run`): every mechanism × aggregator on every dataset found, without "
+        "privacy and at a grid of ε per answer. report.md opens with the answer: per dataset and "
+        "ε, the best pipeline, its score with a 95 % interval, its loss against no privacy and its "
+        "gain over a constant answer.",
+        "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out "
+        "/tmp/r",
     )
     r.add_argument(
         "--out", default="report", help="output folder, replaced as a whole (default: report)"
@@ -1190,256 +358,116 @@ def _parser() -> argparse.ArgumentParser:
         help="local processes for the sweep (default: 2, or 1 on one core)",
     )
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
-    d = _subcommand(sub, "datasets", "list the datasets found, with their sizes")
-    d.add_argument("--data", default=None, help=_DATA_HELP)
-    s = _subcommand(sub, "spec", "declare the mechanism, its domain and ε before any answer exists")
-    _mechanism_options(s)
-    _class_options(s)
-    s.add_argument(
-        "-o", "--output", metavar="SPEC.json", help="output JSON file (default: standard output)"
-    )
-    _page_parser(sub)
-    pr = _subcommand(
-        sub, "privatize", "perturb a worker,task,label CSV with an LDP mechanism (ids kept)"
-    )
-    pr.add_argument(
-        "input",
-        metavar="IN.csv",
-        help="answers in crowd-kit's CSV format: worker,task,label (or a .parquet file)",
-    )
-    _mechanism_options(pr, spec=True)
-    _class_options(pr)
-    pr.add_argument(
-        "--seed",
-        type=_count(0),
-        help="for simulation only: anyone who knows the seed recovers every answer (default: fresh "
-        "randomness from the operating system)",
-    )
-    pr.add_argument(
-        "--secure",
-        action="store_true",
-        help="draw the noise with OpenDP's samplers from a cryptographic source",
-    )
-    pr.add_argument(
-        "-o", "--output", metavar="OUT.csv", help="output CSV (default: standard output)"
-    )
-    i = _subcommand(sub, "infer", "infer each task's truth from a worker,task,label CSV")
-    i.add_argument(
-        "input",
-        metavar="IN.csv",
-        help=(
-            "answers in crowd-kit's CSV format: worker,task,label; or a folder of Parquet files "
-            "with those columns (fitted on a Dask cluster)"
-        ),
-    )
-    i.add_argument(
-        "--method",
-        required=True,
-        choices=list(METHODS),
-        help=(
-            "mv, wv (weighted vote), wawa and zbs (agreement-weighted votes), kos and mmsr "
-            "(binary answers), ds (Dawid–Skene), onecoin, glad (ability × difficulty), mace "
-            "(truth or spam), crh, gtm, cwm (confidence-weighted mean), mean, median"
-        ),
-    )
-    i.add_argument(
-        "--kind",
-        choices=("categorical", "continuous"),
-        help="for crh, which takes both (required when the labels are numbers)",
-    )
-    i.add_argument(
-        "--channel",
-        choices=CHANNEL_MECHANISMS,
-        help=(
-            "the mechanism the answers went through; its channel is used by mv, ds and onecoin "
-            "(default: from IN.csv.json when privatize wrote one)"
-        ),
-    )
-    i.add_argument(
-        "--epsilon",
-        type=_positive,
-        help=(
-            "with --channel: the ε that holds per answer (default: read from IN.csv.json, written "
-            "by privatize)"
-        ),
-    )
-    i.add_argument(
-        "--paper-epsilon",
-        type=_positive,
-        help="with --channel two-layer: Li et al.'s Theorem 6.3 ε instead",
-    )
-    i.add_argument("--a", type=_probability, help="with --channel two-layer: its a")
-    i.add_argument(
-        "--max-answers", type=_count(1), help="with --channel two-layer --epsilon: its max_answers"
-    )
-    _class_options(i)
-    i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
-    i.add_argument(
-        "--proba",
-        action="store_true",
-        help="add p_<class> columns: each task's class probabilities",
-    )
-    i.add_argument(
-        "--state",
-        metavar="STATE.npz",
-        help=(
-            "continue the fit saved in STATE.npz with these answers and save it again (created "
-            "when missing); the output then holds every task so far"
-        ),
-    )
-    i.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT.csv",
-        help=(
-            "output CSV task,label (default: standard output); with a Parquet folder, OUT.parquet "
-            "writes Parquet files"
-        ),
-    )
-    i.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help=(
-            "with a Parquet folder: the Dask scheduler to use (default: a local cluster for this "
-            "run)"
-        ),
-    )
-    a = _subcommand(sub, "audit", "the privacy auditor's lower bound on ε beside the claimed ε")
-    _mechanism_options(a)
-    a.add_argument(
-        "--n-classes",
-        type=_count(2),
-        default=2,
-        help="categorical mechanisms: number of classes (default 2)",
-    )
-    a.add_argument("--answers", type=_count(1), default=1, help="answers per worker (default 1)")
-    a.add_argument(
-        "--samples",
-        type=_count(100),
-        default=100_000,
-        help="runs on each of the two inputs (default 100000)",
-    )
-    a.add_argument("--alpha", type=_probability, default=0.01, help="1 − confidence (default 0.01)")
-    a.add_argument("--seed", type=_count(0), default=0, help="seed (default 0)")
-    b = _subcommand(
-        sub, "budget", "per worker: answers, cells released, ε per answer and per worker"
-    )
-    b.add_argument(
-        "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
-    )
-    _mechanism_options(b, spec=True)
-    _class_options(b)
-    b.add_argument(
-        "-o", "--output", metavar="OUT.csv", help="output CSV (default: a table on standard output)"
-    )
-    return p
+    r.set_defaults(run=_report)
 
-# %% ../nbs/07_cli.ipynb #c0000028
+
 def _as_option(message: str) -> str:
     "A library message starting with an argument's name (`out ...`) as the option (`--out ...`)."
     first = message.split(" ", 1)[0].rstrip(":")
     return f"--{message}" if first in ("out", "datasets", "epsilons", "trials") else message
 
-# %% ../nbs/07_cli.ipynb #8b4e8c07
-def _run(args: argparse.Namespace) -> None:
-    "Run the parsed sub-command."
-    if args.command == "report":
-        try:
-            path = write_report(
-                args.out,
-                args.data,
-                args.datasets,
-                args.epsilons,
-                args.trials,
-                args.quick,
-                args.seed,
-                args.jobs,
-                progress=not args.no_progress,
-            )
-        except ValueError as e:
-            raise UsageError(_as_option(str(e))) from None
-        print(f"report written to {path}")
-    elif args.command == "datasets":
-        root = find_data_root(args.data)
-        print(
-            dataset_table(root).to_string(index=False)
-            if root
-            else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
-        )
-    elif args.command == "page":
-        page_file(args.spec, args.items, args.question, args.output, args.post)
-    elif args.command == "spec":
-        spec_file(
-            args.output,
-            args.mechanism,
-            args.classes,
-            args.n_classes,
-            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
-        )
-    elif args.command == "privatize":
-        privatize_file(
-            args.input,
-            args.output,
-            args.mechanism,
-            args.seed,
-            args.classes,
-            args.n_classes,
-            args.spec,
-            secure=args.secure,
-            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
-        )
-    elif args.command == "infer" and Path(args.input).is_dir():
-        extra = [
-            o
-            for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes", "spec")
-            + ("state",)
-            if getattr(args, o) is not None
-        ]
-        if extra:
-            raise UsageError(
-                f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
-                "fit takes no channel or classes)"
-            )
-        infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
-    elif args.command == "infer":
-        if args.scheduler:
-            raise UsageError("--scheduler goes with a folder of Parquet files, not a CSV")
-        infer_file(
-            args.input,
-            args.output,
-            args.method,
-            args.kind,
-            args.channel,
-            args.proba,
-            args.classes,
-            args.n_classes,
-            args.spec,
-            args.state,
-            **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
-        )
-    elif args.command == "audit":
-        table = audit_table(
-            args.mechanism,
-            n_classes=args.n_classes,
-            answers=args.answers,
-            samples=args.samples,
-            alpha=args.alpha,
-            seed=args.seed,
-            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
-        )
-        print("\n".join(f"{q:<38}{v}" for q, v in table.itertuples(index=False)))
-    else:
-        budget_file(
-            args.input,
-            args.output,
-            args.mechanism,
-            args.classes,
-            args.n_classes,
-            args.spec,
-            **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
-        )
 
-# %% ../nbs/07_cli.ipynb #4c81a88a
+def _report(args: argparse.Namespace) -> None:
+    "Run `report`."
+    try:
+        path = write_report(
+            args.out,
+            args.data,
+            args.datasets,
+            args.epsilons,
+            args.trials,
+            args.quick,
+            args.seed,
+            args.jobs,
+            progress=not args.no_progress,
+        )
+    except ValueError as e:
+        raise UsageError(_as_option(str(e))) from None
+    print(f"report written to {path}")
+
+# %% ../nbs/07_cli.ipynb #1989af26
+def _datasets_parser(sub) -> None:
+    "The `datasets` sub-command."
+    d = _subcommand(
+        sub,
+        "datasets",
+        "list the datasets found, with their sizes",
+        "List the datasets found, with their size and the number of tasks with ground truth.",
+        "ldp-truth datasets --data ../shared/datasets",
+    )
+    d.add_argument("--data", default=None, help=_DATA_HELP)
+    d.set_defaults(run=_datasets)
+
+
+def _datasets(args: argparse.Namespace) -> None:
+    "Run `datasets`."
+    root = find_data_root(args.data)
+    print(
+        dataset_table(root).to_string(index=False)
+        if root
+        else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
+    )
+
+# %% ../nbs/07_cli.ipynb #i37cli001
+def page_file(spec_path, items, question: str, out, post: Optional[str] = None) -> Path:
+    "Write the task page for the spec file `spec_path` and the items CSV `items` to `out`."
+    html_text = task_page(read_spec(spec_path), items, question, post)
+    out = _output_file(out, inputs=(spec_path, items))
+    _write_atomic((out, lambda tmp: tmp.write_text(html_text, encoding="utf-8")))
+    return out
+
+# %% ../nbs/07_cli.ipynb #d61cab61
+def _page_parser(sub) -> None:
+    "The `page` sub-command."
+    g = _subcommand(
+        sub,
+        "page",
+        "a self-contained task page: answers privatized in the browser",
+        "One self-contained HTML task page for a spec: the worker id from ?worker=, one question "
+        "per item, each answer randomized in the worker's browser before it is sent (a download or "
+        "--post URL) as worker,task,label,spec_hash.",
+        "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o "
+        "task.html",
+    )
+    g.add_argument("spec", metavar="SPEC.json", help="the spec, as `ldp-truth spec` writes it")
+    g.add_argument(
+        "--items", required=True, metavar="ITEMS.csv", help="a task column (ids), optionally text"
+    )
+    g.add_argument("--question", required=True, help="the question asked about every item")
+    g.add_argument("--post", metavar="URL", help="POST the answers there (default: a download)")
+    g.add_argument("-o", "--output", required=True, metavar="TASK.html", help="output HTML file")
+    g.set_defaults(run=lambda args: page_file(args.spec, args.items, args.question, args.output,
+                                              args.post))
+
+# %% ../nbs/07_cli.ipynb #82f85728
+SUBCOMMANDS = (
+    _datasets_parser,
+    _spec_parser,
+    _page_parser,
+    _privatize_parser,
+    _infer_parser,
+    _audit_parser,
+    _budget_parser,
+    _report_parser,
+)  # each adds its sub-command, its flags and its `run`; the order of `--help`
+
+
+def _parser() -> argparse.ArgumentParser:
+    "The `ldp-truth` argument parser: one builder per sub-command (`SUBCOMMANDS`)."
+    p = _Parser(
+        prog="ldp-truth",
+        description="Truth inference from crowdsourced answers under local differential privacy. "
+        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp "
+        "(numeric).",
+    )
+    p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    for build in SUBCOMMANDS:
+        build(sub)
+    sub.metavar = "{" + ",".join(sub.choices) + "}"
+    return p
+
+# %% ../nbs/07_cli.ipynb #5a79ca49
 def main(argv: Optional[Sequence[str]] = None) -> int:
     "The `ldp-truth` console script; returns the exit status (2: bad arguments, nothing written)."
     try:
@@ -1447,7 +475,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     try:
-        _run(args)
+        args.run(args)
     except BrokenPipeError:  # `ldp-truth infer ... | head`: the reader has what it wanted
         os.dup2(
             os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()
