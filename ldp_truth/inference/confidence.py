@@ -17,7 +17,7 @@ from ..kernels import EPS
 
 # %% auto #0
 __all__ = ['PILOT_MIN_TASKS', 'reliability', 'expected_calibration_error', 'temper', 'fit_temperature', 'resample_collection',
-           'predict_accuracy', 'cheapest']
+           'predict_accuracy', 'cheapest', 'next_tasks']
 
 # %% ../../nbs/03i_confidence.ipynb #cbed5a5c
 def _confidence_rows(proba, truth) -> tuple:
@@ -169,3 +169,14 @@ def cheapest(plan: pd.DataFrame, target: float) -> pd.Series:
         raise ValueError(f"target must be in (0, 1], got {target}")
     ok = plan[plan.predicted >= target].sort_values(["answers", "epsilon"])
     return ok.iloc[0] if len(ok) else None
+
+# %% ../../nbs/03i_confidence.ipynb #5de9a58e
+def next_tasks(proba, budget: int) -> np.ndarray:
+    "The tasks to ask next, `budget` answers, least confident first (largest `proba_` smallest; NaN rows first)."
+    budget = check_count(budget, "budget")
+    P = np.asarray(proba, dtype=np.float64)
+    if P.ndim != 2 or not len(P):
+        raise ValueError(f"proba must be a non-empty tasks × classes array, got shape {P.shape}")
+    confidence = np.where(np.isfinite(P).all(1), np.nan_to_num(P).max(1), -np.inf)
+    order = np.argsort(confidence, kind="stable")
+    return np.resize(order, budget)  # past one answer per task: round again, in the same order
