@@ -24,6 +24,7 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   sidecar_path, _subcommand, UsageError, _warn_seeded, _worker_side,
                                   _write_atomic, _write_frame)
 from .cli_infer import _infer_parser
+from .cli_plan import _next_parser, _plan_parser
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
@@ -446,6 +447,8 @@ SUBCOMMANDS = (
     _page_parser,
     _privatize_parser,
     _infer_parser,
+    _plan_parser,
+    _next_parser,
     _audit_parser,
     _budget_parser,
     _report_parser,

@@ -185,6 +185,7 @@ def infer_file(
     n_classes: Optional[int] = None,
     spec=None,
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
+    accuracy: bool = False,  # print the labels' estimated accuracy (standard error)
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -221,6 +222,13 @@ def infer_file(
         save_state(agg, _output_file(state, "--state", inputs=(src, spec)), settings)
     if HASH_COLUMN in table:
         _warn_seeded(src, table[HASH_COLUMN])
+    if accuracy:
+        if getattr(agg, "proba_", None) is None:
+            raise UsageError(f"--accuracy: --method {method} gives no proba_, so no estimate")
+        est, (lo, hi) = agg.estimate_accuracy()  # 03i_confidence: the model's own expectation
+        print(f"ldp-truth infer: estimated accuracy {est:.3f}, 90 % interval [{lo:.3f}, {hi:.3f}] "
+              "(the model's own: it overstates when workers share errors; gold tasks correct it)",
+              file=sys.stderr)
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -409,6 +417,15 @@ def _infer_parser(sub) -> None:
         help="add p_<class> columns: each task's class probabilities",
     )
     i.add_argument(
+        "--accuracy",
+        action="store_true",
+        help=(
+            "print the labels' estimated accuracy and its 90 %% interval to standard error "
+            "(methods with class probabilities; the model's own estimate, see the confidence "
+            "chapter)"
+        ),
+    )
+    i.add_argument(
         "--state",
         metavar="STATE.npz",
         help=(
@@ -479,6 +496,8 @@ def _infer(args: argparse.Namespace) -> None:
                 f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
                 "fit takes no channel or classes)"
             )
+        if args.accuracy:
+            raise UsageError("--accuracy needs a CSV (the Parquet fit keeps no probabilities here)")
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba)
         return
     if args.scheduler:
@@ -494,5 +513,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.n_classes,
         args.spec,
         args.state,
+        args.accuracy,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -4,9 +4,10 @@
 `core` (the `Aggregator` contract, majority and weighted vote), `dawid_skene` (Dawid–Skene,
 one-coin, two-layer and Wang & Xu's private Dawid–Skene), `hierarchy` (the hierarchical and
 community priors), `continuous` (mean, median, CRH, GTM, confidence-weighted mean),
-`glad_mace` (GLAD, MACE), `votes` (Wawa, zero-based skill, gold majority vote, KOS, M-MSR)
-`incremental` (`partial_fit`) and `confidence` (the labels' estimated accuracy, calibration, planning). This file is written by hand: it only gathers the chapters'
-`__all__` (tools/test_style.py checks that it misses none).
+`glad_mace` (GLAD, MACE), `votes` (Wawa, zero-based skill, gold majority vote, KOS, M-MSR),
+`incremental` (`partial_fit`) and `confidence` (estimated accuracy, calibration, planning).
+This file is written by hand: it only gathers the chapters' `__all__` (tools/test_style.py
+checks that it misses none).
 """
 
 from . import confidence, continuous, core, dawid_skene, glad_mace, hierarchy, incremental, votes

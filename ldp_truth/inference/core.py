@@ -146,10 +146,12 @@ class Aggregator:
 
 # %% ../../nbs/03_core.ipynb #487cd73c
 def accuracy_estimate(proba, labels, gold=None, level: float = 0.9) -> tuple:
-    "Expected share of right labels and its `level` interval; `gold` (class index, -1/NaN unknown) corrects it."
+    "Expected share of right labels, its `level` interval; `gold` (class per task) corrects it."
     P, L = np.asarray(proba, dtype=np.float64), np.asarray(labels)
     if P.ndim != 2 or L.shape != (len(P),):
-        raise ValueError(f"proba must be tasks × classes and labels one per task, got {P.shape}, {L.shape}")
+        raise ValueError(
+            f"proba must be tasks × classes and labels one per task, got {P.shape}, {L.shape}"
+        )
     level = check_real(level, "level")
     if not 0 < level < 1:
         raise ValueError(f"level must be in (0, 1), got {level}")
@@ -186,7 +188,7 @@ def _gold_classes(gold, n_tasks: int, K: int) -> np.ndarray:
 
 
 def _gold_corrected(p: np.ndarray, L: np.ndarray, g: np.ndarray) -> tuple:
-    "The difference estimator: right share on gold, expectation + mean gold gap elsewhere; its variance."
+    "Difference estimator: share right on gold, elsewhere expectation + mean gap; its variance."
     G = g >= 0
     if G.sum() < 2:
         raise ValueError(f"gold must label at least 2 answered tasks, got {G.sum()}")
@@ -200,13 +202,13 @@ def _gold_corrected(p: np.ndarray, L: np.ndarray, g: np.ndarray) -> tuple:
 # %% ../../nbs/03_core.ipynb #8dabfb49
 @patch(as_prop=True)
 def accuracy_estimate_(self: Aggregator) -> float:
-    "The expected share of right labels, the mean of `proba_` at `labels_` (categorical with `proba_`)."
+    "The expected share of right labels: the mean of `proba_` at `labels_` (needs `proba_`)."
     return self.estimate_accuracy()[0]
 
 
 @patch(as_prop=True)
 def accuracy_interval_(self: Aggregator) -> tuple:
-    "The 90 % interval of `accuracy_estimate_` (the model's own: it holds if `proba_` is calibrated)."
+    "The 90 % interval of `accuracy_estimate_` (the model's own: holds if `proba_` is calibrated)."
     return self.estimate_accuracy()[1]
 
 
@@ -215,7 +217,8 @@ def estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
     "(estimate, (lo, hi)) of the labels' accuracy; `gold`: known class per task (-1/NaN: unknown)."
     if getattr(self, "proba_", None) is None or not hasattr(self, "labels_"):
         raise AttributeError(
-            f"{type(self).__name__} has no proba_ (fitted categorical aggregators with proba_ only): "
+            f"{type(self).__name__} has no proba_ (fitted categorical aggregators with proba_ "
+            "only): "
             "no accuracy estimate"
         )
     return accuracy_estimate(self.proba_, self.labels_, gold, level)
