@@ -33,7 +33,7 @@ __all__ = ['plan_file', 'next_file']
 
 # %% ../nbs/07c_cli_plan.ipynb #7ec2aa8e
 def _gold_indices(path, A) -> np.ndarray:
-    "A task,label CSV as a class index per pilot task (NaN: unknown); unknown tasks, labels: errors."
+    "A task,label CSV as a class index per pilot task (NaN: unknown); unknown ids are errors."
     df = _read_table(path)
     if list(df.columns) != ["task", "label"]:
         raise UsageError(f"--gold {path} must have the columns task,label, got {list(df.columns)}")
@@ -61,7 +61,7 @@ def plan_file(
     seed: Optional[int] = None,
     out=None,
 ) -> pd.DataFrame:
-    "Predict each (ε, answers per task)'s accuracy from the pilot `src`; write it; say the cheapest."
+    "Each (ε, answers per task)'s accuracy predicted from the pilot `src`; the cheapest said."
     if target is not None and not 0 < target <= 1:
         raise UsageError(f"--target must be in (0, 1], got {target}")
     out = _output_file(out, inputs=(src, gold))
