@@ -150,6 +150,12 @@ def predict_accuracy(
         else _gold_classes(gold, pilot.n_tasks, pilot.n_classes)
     )
     support = _pilot_support(pilot, truth, rs)
+    absent = np.setdiff1d(np.arange(pilot.n_classes), truth[truth >= 0])
+    if len(absent):
+        warnings.warn(
+            f"the pilot's truth has no task of class {absent.tolist()}: the planned collections "
+            "copy the pilot's class mix, and Dawid–Skene may fit a class that never occurs"
+        )
     known = Answers(  # the pilot's answers on tasks of known truth (others tell nothing here)
         *(x[truth[pilot.task] >= 0] for x in (pilot.worker, pilot.task, pilot.value)),
         n_workers=pilot.n_workers,
@@ -198,7 +204,7 @@ def cheapest(plan: pd.DataFrame, target: float) -> pd.Series:
     ok = plan[plan.predicted >= target].sort_values(["answers", "epsilon"])
     return ok.iloc[0] if len(ok) else None
 
-# %% ../../nbs/03i_confidence.ipynb #d1ad06a7
+# %% ../../nbs/03i_confidence.ipynb #737fae4b
 def next_tasks(proba, budget: int) -> np.ndarray:
     "The tasks to ask next for `budget` answers, least confident first (NaN rows: first)."
     budget = check_count(budget, "budget")
