@@ -223,9 +223,10 @@ def infer_file(
     if HASH_COLUMN in table:
         _warn_seeded(src, table[HASH_COLUMN])
     if accuracy:
-        if getattr(agg, "proba_", None) is None:
-            raise UsageError(f"--accuracy: --method {method} gives no proba_, so no estimate")
-        est, (lo, hi) = agg.estimate_accuracy()  # 03i_confidence: the model's own expectation
+        try:
+            est, (lo, hi) = agg.estimate_accuracy()  # 03i_confidence: the model's own expectation
+        except AttributeError as e:  # no proba_ (continuous), or a one-hot one (KOS)
+            raise UsageError(f"--accuracy: --method {method}: {e}") from None
         print(f"ldp-truth infer: estimated accuracy {est:.3f}, 90 % interval [{lo:.3f}, {hi:.3f}] "
               "(the model's own: it overstates when workers share errors; gold tasks correct it)",
               file=sys.stderr)

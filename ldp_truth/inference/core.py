@@ -221,7 +221,13 @@ def estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
             "only): "
             "no accuracy estimate"
         )
-    return accuracy_estimate(self.proba_, self.labels_, gold, level)
+    P = np.asarray(self.proba_, dtype=np.float64)
+    if np.isin(P[np.isfinite(P)], (0.0, 1.0)).all():
+        raise AttributeError(
+            f"{type(self).__name__}'s proba_ is one-hot (no probability scale): no accuracy "
+            "estimate"
+        )
+    return accuracy_estimate(P, self.labels_, gold, level)
 
 
 # %% ../../nbs/03_core.ipynb #1a47bef9
