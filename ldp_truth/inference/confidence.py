@@ -17,7 +17,7 @@ from ..kernels import EPS
 
 # %% auto #0
 __all__ = ['PILOT_MIN_TASKS', 'reliability', 'expected_calibration_error', 'temper', 'fit_temperature', 'resample_collection',
-           'predict_accuracy', 'cheapest', 'next_tasks']
+           'predict_accuracy', 'cheapest', 'next_tasks', 'estimate_or_nan']
 
 # %% ../../nbs/03i_confidence.ipynb #76443e0d
 def _confidence_rows(proba, truth) -> tuple:
@@ -214,3 +214,12 @@ def next_tasks(proba, budget: int) -> np.ndarray:
     confidence = np.where(np.isfinite(P).all(1), np.nan_to_num(P).max(1), -np.inf)
     order = np.argsort(confidence, kind="stable")
     return np.resize(order, budget)  # past one answer per task: round again, in the same order
+
+
+def estimate_or_nan(agg) -> tuple:
+    "(estimate, lo, hi) of a fitted aggregator's `estimate_accuracy()`; NaNs where it has none."
+    try:
+        est, (lo, hi) = agg.estimate_accuracy()
+    except (AttributeError, ValueError):  # no proba_ / a one-hot one / no answered task
+        return np.nan, np.nan, np.nan
+    return est, lo, hi
