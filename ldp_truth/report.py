@@ -783,8 +783,9 @@ def _details_section(summary: pd.DataFrame, figures: dict) -> str:
         "perturbations and labelled tasks; points at the right: each aggregator without privacy; "
         "dashed: the constant answer. † marks a score whose gain over the constant answer is not "
         "positive beyond its interval. est.: the aggregator's own estimate of its accuracy from "
-        "the answers alone (`accuracy_estimate_`, mean over perturbations, and its 90 % interval); it "
-        "assumes the model is right and overstates where workers share errors (03i_confidence).\n",
+        "the answers alone (`accuracy_estimate_`, mean over perturbations, and its 90 % "
+        "interval); it assumes the model is right and overstates where workers share errors "
+        "(03i_confidence).\n",
     ]
     for d, sub in summary.groupby("dataset", sort=False):
         metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]
