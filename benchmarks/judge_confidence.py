@@ -7,7 +7,8 @@ tasks with a truth: the true accuracy; the estimate without gold (`accuracy_esti
 = the mean of the largest `proba_` when the labels are the argmax) and its 90 % interval; `--gold` random gold tasks
 (at most a quarter of the truth tasks, drawn per perturbation): the gold-corrected estimate and interval, the
 gold tasks' own share right with its Wilson interval, the temperature learnt on them and the ECE on the other truth
-tasks before and after it. Rows are appended one cell at a time; a re-run skips the cells already there.
+tasks before and after it, and the ECE a perfectly calibrated proba_ would show on those tasks (truths drawn from
+the tempered proba_ itself: the noise floor). Rows are appended one cell at a time; a re-run skips the cells already there.
 
     nice python benchmarks/judge_confidence.py --part 0/2 & nice python benchmarks/judge_confidence.py --part 1/2
 """
@@ -75,7 +76,18 @@ def judge_fit(fit, truth: np.ndarray, gold: np.ndarray) -> dict:
         gold_estimate=gest, gold_lo=glo, gold_hi=ghi, gold_only=right, wilson_lo=wlo, wilson_hi=whi,
         temperature=T, calibrated_estimate=cest, calibrated_lo=clo, calibrated_hi=chi,
         ece=expected_calibration_error(P, rest), ece_calibrated=expected_calibration_error(calibrated, rest),
+        ece_floor=ece_floor(calibrated, rest),
     )
+
+
+def ece_floor(P: np.ndarray, rest: np.ndarray, draws: int = 20) -> float:
+    "Mean ECE of `P` against truths drawn from `P` itself on the same tasks: a calibrated proba_'s ECE."
+    rng, keep = np.random.default_rng(0), np.isfinite(rest)
+    out = []
+    for _ in range(draws):
+        drawn = (P[keep].cumsum(1) < rng.random(keep.sum())[:, None]).sum(1)
+        out.append(expected_calibration_error(P[keep], np.minimum(drawn, P.shape[1] - 1)))
+    return float(np.mean(out))
 
 
 def judge_cell(ds, name: str, eps: float, trials: range, n_gold: int) -> list:
