@@ -9,7 +9,6 @@ from typing import Optional, Union
 
 import numpy as np
 import pandas as pd
-from fastcore.basics import patch
 
 from ..data import Answers, RngLike, as_generator, check_choice, check_count, check_real, documented
 from ..distributed import DaskAnswers, is_dask_frame
@@ -200,20 +199,17 @@ def _gold_corrected(p: np.ndarray, L: np.ndarray, g: np.ndarray) -> tuple:
 
 
 # %% ../../nbs/03_core.ipynb #8dabfb49
-@patch(as_prop=True)
-def accuracy_estimate_(self: Aggregator) -> float:
+def _accuracy_estimate(self: Aggregator) -> float:
     "The expected share of right labels: the mean of `proba_` at `labels_` (needs `proba_`)."
     return self.estimate_accuracy()[0]
 
 
-@patch(as_prop=True)
-def accuracy_interval_(self: Aggregator) -> tuple:
+def _accuracy_interval(self: Aggregator) -> tuple:
     "The 90 % interval of `accuracy_estimate_` (the model's own: holds if `proba_` is calibrated)."
     return self.estimate_accuracy()[1]
 
 
-@patch
-def estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
+def _estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
     "(estimate, (lo, hi)) of the labels' accuracy; `gold`: known class per task (-1/NaN: unknown)."
     if getattr(self, "proba_", None) is None or not hasattr(self, "labels_"):
         raise AttributeError(
@@ -228,6 +224,11 @@ def estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
             "estimate"
         )
     return accuracy_estimate(P, self.labels_, gold, level)
+
+
+Aggregator.estimate_accuracy = _estimate_accuracy  # every aggregator inherits the three
+Aggregator.accuracy_estimate_ = property(_accuracy_estimate, doc=_accuracy_estimate.__doc__)
+Aggregator.accuracy_interval_ = property(_accuracy_interval, doc=_accuracy_interval.__doc__)
 
 
 # %% ../../nbs/03_core.ipynb #1a47bef9
