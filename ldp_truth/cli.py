@@ -29,6 +29,7 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
                                   _duplicates_option)
 from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
+from .cli_plan import _next_parser, _plan_parser
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
@@ -521,6 +522,8 @@ SUBCOMMANDS = (
     _page_parser,
     _privatize_parser,
     _infer_parser,
+    _plan_parser,
+    _next_parser,
     _audit_parser,
     _received_parser,
     _budget_parser,

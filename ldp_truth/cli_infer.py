@@ -210,6 +210,7 @@ def infer_file(
     strict: bool = False,  # refuse rows that cannot have come through the spec's channel
     simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
+    accuracy: bool = False,  # print the labels' estimated accuracy (standard error)
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -250,6 +251,14 @@ def infer_file(
         _warn_seeded(src, table[HASH_COLUMN])
     if seeded:
         print(f"ldp-truth infer: warning: {seeded}", file=sys.stderr)
+    if accuracy:
+        try:
+            est, (lo, hi) = agg.estimate_accuracy()  # 03i_confidence: the model's own expectation
+        except AttributeError as e:  # no proba_ (continuous), or a one-hot one (KOS)
+            raise UsageError(f"--accuracy: --method {method}: {e}") from None
+        print(f"ldp-truth infer: estimated accuracy {est:.3f}, 90 % interval [{lo:.3f}, {hi:.3f}] "
+              "(the model's own: it overstates when workers share errors; gold tasks correct it)",
+              file=sys.stderr)
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -486,6 +495,15 @@ def _infer_parser(sub) -> None:
         help="add p_<class> columns: each task's class probabilities",
     )
     i.add_argument(
+        "--accuracy",
+        action="store_true",
+        help=(
+            "print the labels' estimated accuracy and its 90 %% interval to standard error "
+            "(methods with class probabilities; the model's own estimate, see the confidence "
+            "chapter)"
+        ),
+    )
+    i.add_argument(
         "--state",
         metavar="STATE.npz",
         help=(
@@ -556,6 +574,8 @@ def _infer(args: argparse.Namespace) -> None:
                 f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
                 "fit takes no channel or classes)"
             )
+        if args.accuracy:
+            raise UsageError("--accuracy needs a CSV (the Parquet fit keeps no probabilities here)")
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba, args.spec,
                       args.simulation, args.over_cap)
         return
@@ -576,5 +596,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.strict,
         args.simulation,
         args.duplicates,
+        args.accuracy,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -22,6 +22,7 @@ from . import registry
 from .data import (Answers, Dataset, RngLike, as_generator, check_choice, check_count,
                             check_real, list_datasets, load_dataset)
 from .inference import Aggregator
+from .inference.confidence import estimate_or_nan
 from .mechanisms import Mechanism, NoPrivacy, RandomizedResponse
 from .metrics import accuracy, error_rate, mae
 from .simulate import confusion_workers, random_confusions, sun_synthetic
@@ -231,6 +232,9 @@ SWEEP_COLUMNS = [
     "change",
     "seconds",
     "privatize_seconds",
+    "estimate",  # the fit's accuracy_estimate_ and its 90 % interval (NaN: none; 03i_confidence)
+    "estimate_lo",
+    "estimate_hi",
 ]
 TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
 
@@ -326,13 +330,14 @@ def _fit_score(
     metric: str,
     keep_scores: bool = False,
 ) -> tuple:
-    "(metric value, seconds, per-task scores or None) of one aggregator fitted on `answers`."
+    "(metric value, seconds, per-task scores or None, (estimate, lo, hi)) of one fit on `answers`."
     agg = _make_aggregator(make, mechanism, ds)
     t = time.perf_counter()
     labels = agg.fit(answers).labels_
     seconds = time.perf_counter() - t
     scores = task_scores(labels, ds.truth, metric).astype(np.float32) if keep_scores else None
-    return METRIC_FUNCTIONS[metric](labels, ds.truth), seconds, scores
+    value = METRIC_FUNCTIONS[metric](labels, ds.truth)
+    return value, seconds, scores, estimate_or_nan(agg)
 
 # %% ../nbs/06_experiments.ipynb #4dbdc3f6
 def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
@@ -356,7 +361,7 @@ def _run_cell(plan: _Plan, i: int) -> list:
     for aname, make in plan.aggregators.items():
         if not _applies(aname, ds):
             continue
-        value, seconds, scores = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
+        value, seconds, scores, est = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
         rows.append(
             (
                 dname,
@@ -369,6 +374,7 @@ def _run_cell(plan: _Plan, i: int) -> list:
                 value,
                 seconds,
                 t_priv,
+                *est,
                 scores,
             )
         )
@@ -389,7 +395,7 @@ def _clean_values(plan: _Plan) -> dict:
         for aname, make in plan.aggregators.items():
             if not _applies(aname, ds):
                 continue
-            value, _, scores = _fit_score(
+            value, _, scores, _ = _fit_score(
                 make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores
             )
             out[dname, aname] = value, scores

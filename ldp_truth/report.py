@@ -149,6 +149,10 @@ def summarise(
     "Each mean of a sweep, its interval, its gain over the constant answer (positive: better)."
     reps = replicates(table, datasets) if reps is None else reps
     point, metric = _point(table, datasets), table.groupby("dataset", sort=False).metric.first()
+    ests = ["estimate", "estimate_lo", "estimate_hi"]  # each fit's own (03i_confidence): mean
+    keys = [table[k] for k in ("dataset", "mechanism", "aggregator", "epsilon")]
+    est = table.reindex(columns=ests).groupby(keys, sort=False).mean()
+    est = {k: dict(zip(ests, v)) for k, v in zip(est.index, est.to_numpy())}
     rows = []
     for (d, m, a, e), r in reps.items():
         const = (d, NO_PRIVACY, CONSTANT, math.inf)
@@ -170,6 +174,7 @@ def summarise(
                 gain_lo=glo,
                 gain_hi=ghi,
                 beats_constant=glo > 0,
+                **est.get((d, m, a, e), dict.fromkeys(ests, np.nan)),
             )
         )
     return pd.DataFrame(rows)
@@ -479,13 +484,14 @@ def plot_overview(head: pd.DataFrame, path=None):
 
 # %% ../nbs/09_report.ipynb #5d2163cd
 def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
-    "Markdown: mechanism · aggregator × ε, score [95 % interval], † if not above the constant."
+    "Markdown: mechanism · aggregator × ε, score [95 % interval] (†: not above the constant), est."
     sub = summary[summary.dataset == dataset]
     k = _digits(sub.metric.iloc[0])
     eps = sorted(sub[sub.mechanism != NO_PRIVACY].epsilon.unique())
     cell = lambda r: (
         _span(r.value, r.lo, r.hi, k)
         + ("" if r.beats_constant or r.aggregator == CONSTANT else " †")
+        + (f"; est. {_span(r.estimate, r.estimate_lo, r.estimate_hi, k)}" * (r.estimate >= 0))
     )
     clean = {r.aggregator: cell(r) for r in sub[sub.mechanism == NO_PRIVACY].itertuples()}
     lines = [
@@ -776,7 +782,10 @@ def _details_section(summary: pd.DataFrame, figures: dict) -> str:
         "Lines: mean score over the perturbations; bands and brackets: 95 % intervals over "
         "perturbations and labelled tasks; points at the right: each aggregator without privacy; "
         "dashed: the constant answer. † marks a score whose gain over the constant answer is not "
-        "positive beyond its interval.\n",
+        "positive beyond its interval. est.: the aggregator's own estimate of its accuracy from "
+        "the answers alone (`accuracy_estimate_`, mean over perturbations, and its 90 % "
+        "interval); it assumes the model is right and overstates where workers share errors "
+        "(03i_confidence).\n",
     ]
     for d, sub in summary.groupby("dataset", sort=False):
         metric, n = sub.metric.iloc[0], sub.tasks.iloc[0]

@@ -16,8 +16,8 @@ from ..kernels import (EPS, argmax_labels, best_classes, class_counts, has_answe
                                vote_shares)
 
 # %% auto #0
-__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MV_MISSING_SKILL', 'Aggregator', 'channel_is_informative', 'MajorityVote',
-           'WeightedVote']
+__all__ = ['ITERATION_DOCS', 'MV_TIES', 'MV_MISSING_SKILL', 'Aggregator', 'accuracy_estimate', 'channel_is_informative',
+           'MajorityVote', 'WeightedVote']
 
 # %% ../../nbs/03_core.ipynb #0eed0ffd
 ITERATION_DOCS = dict(
@@ -143,6 +143,94 @@ class Aggregator:
         self.fit(A, **fit_kw)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
+
+# %% ../../nbs/03_core.ipynb #487cd73c
+def accuracy_estimate(proba, labels, gold=None, level: float = 0.9) -> tuple:
+    "Expected share of right labels, its `level` interval; `gold` (class per task) corrects it."
+    P, L = np.asarray(proba, dtype=np.float64), np.asarray(labels)
+    if P.ndim != 2 or L.shape != (len(P),):
+        raise ValueError(
+            f"proba must be tasks × classes and labels one per task, got {P.shape}, {L.shape}"
+        )
+    level = check_real(level, "level")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    seen = L >= 0
+    if not seen.any():
+        raise ValueError("labels has no answered task (every label is -1): nothing to estimate")
+    p = np.clip(P[np.flatnonzero(seen), L[seen]], 0.0, 1.0)
+    z = float(np.sqrt(2) * _erfinv(level))
+    if gold is None:
+        est, var = p.mean(), (p * (1 - p)).sum() / len(p) ** 2
+    else:
+        est, var = _gold_corrected(p, L[seen], _gold_classes(gold, len(L), P.shape[1])[seen])
+    half = z * np.sqrt(var)
+    return float(est), (float(max(est - half, 0.0)), float(min(est + half, 1.0)))
+
+
+# %% ../../nbs/03_core.ipynb #888ad856
+def _erfinv(level: float) -> float:
+    "erf⁻¹(level): the two-sided normal quantile is √2 · erf⁻¹(level)."
+    from scipy.special import erfinv
+
+    return float(erfinv(level))
+
+
+def _gold_classes(gold, n_tasks: int, K: int) -> np.ndarray:
+    "`gold` as class indices per task (-1: unknown), checked."
+    g = np.asarray(gold, dtype=np.float64)
+    if g.shape != (n_tasks,):
+        raise ValueError(f"gold must hold one entry per task ({n_tasks}), got shape {g.shape}")
+    unknown = np.isnan(g) | (g == -1)
+    if not np.isin(g[~unknown], np.arange(K)).all():
+        raise ValueError(f"gold must hold class indices 0..{K - 1} (NaN or -1: unknown)")
+    return np.where(unknown, -1, np.nan_to_num(g, nan=-1)).astype(np.int64)
+
+
+def _gold_corrected(p: np.ndarray, L: np.ndarray, g: np.ndarray) -> tuple:
+    "Difference estimator: share right on gold, elsewhere expectation + mean gap; its variance."
+    G = g >= 0
+    if G.sum() < 2:
+        raise ValueError(f"gold must label at least 2 answered tasks, got {G.sum()}")
+    right, n = (L[G] == g[G]).astype(np.float64), len(p)
+    gap, rest = right - p[G], p[~G]
+    est = (right.sum() + rest.sum() + len(rest) * gap.mean()) / n
+    var = (len(rest) / n) ** 2 * gap.var(ddof=1) / G.sum() + (rest * (1 - rest)).sum() / n**2
+    return est, var
+
+
+# %% ../../nbs/03_core.ipynb #8dabfb49
+def _accuracy_estimate(self: Aggregator) -> float:
+    "The expected share of right labels: the mean of `proba_` at `labels_` (needs `proba_`)."
+    return self.estimate_accuracy()[0]
+
+
+def _accuracy_interval(self: Aggregator) -> tuple:
+    "The 90 % interval of `accuracy_estimate_` (the model's own: holds if `proba_` is calibrated)."
+    return self.estimate_accuracy()[1]
+
+
+def _estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
+    "(estimate, (lo, hi)) of the labels' accuracy; `gold`: known class per task (-1/NaN: unknown)."
+    if getattr(self, "proba_", None) is None or not hasattr(self, "labels_"):
+        raise AttributeError(
+            f"{type(self).__name__} has no proba_ (fitted categorical aggregators with proba_ "
+            "only): "
+            "no accuracy estimate"
+        )
+    P = np.asarray(self.proba_, dtype=np.float64)
+    if np.isin(P[np.isfinite(P)], (0.0, 1.0)).all():
+        raise AttributeError(
+            f"{type(self).__name__}'s proba_ is one-hot (no probability scale): no accuracy "
+            "estimate"
+        )
+    return accuracy_estimate(P, self.labels_, gold, level)
+
+
+Aggregator.estimate_accuracy = _estimate_accuracy  # every aggregator inherits the three
+Aggregator.accuracy_estimate_ = property(_accuracy_estimate, doc=_accuracy_estimate.__doc__)
+Aggregator.accuracy_interval_ = property(_accuracy_interval, doc=_accuracy_interval.__doc__)
+
 
 # %% ../../nbs/03_core.ipynb #1a47bef9
 def _check_channel(channel, L: int) -> Optional[np.ndarray]:
