@@ -18,7 +18,9 @@ def best(sweep: pd.DataFrame) -> pd.Series:
     "(dataset, ε) → the pipeline with the best mean score over trials."
     m = sweep.groupby(["dataset", "epsilon", "mechanism", "aggregator", "metric"]).value.mean().reset_index()
     m["sign"] = [1 if HIGHER_IS_BETTER[k] else -1 for k in m.metric]
-    m = m.assign(key=m.value * m.sign).sort_values("key", ascending=False)
+    m = m.assign(key=m.value * m.sign).sort_values(  # ties broken by name, the same way in both grids
+        ["key", "mechanism", "aggregator"], ascending=[False, True, True], kind="stable"
+    )
     top = m.groupby(["dataset", "epsilon"]).head(1).set_index(["dataset", "epsilon"])
     return (top.mechanism + " · " + top.aggregator).sort_index()
 
