@@ -32,8 +32,8 @@ from .spec import mechanism_from_spec
 from .cli_plan import _next_parser, _plan_parser
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
-from .report import (QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS, REPORT_TRIALS,
-                              write_report)
+from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
+                              REPORT_TRIALS, write_report)
 
 # %% auto #0
 __all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_file', 'page_file', 'received_file', 'main']
@@ -386,10 +386,19 @@ def _report_parser(sub) -> None:
         "--trials",
         type=_count(1),
         default=None,
-        help=f"trials per ε (default {REPORT_TRIALS}; --quick {QUICK_TRIALS})",
+        help=(
+            f"trials per ε (default {REPORT_TRIALS}; --quick {QUICK_TRIALS}; "
+            f"--full {FULL_TRIALS})"
+        ),
     )
-    r.add_argument(
+    size = r.add_mutually_exclusive_group()
+    size.add_argument(
         "--quick", action="store_true", help="fewer ε, trials and aggregators: about a minute"
+    )
+    size.add_argument(
+        "--full",
+        action="store_true",
+        help=f"every aggregator ({', '.join(FULL_ONLY)} too) and {FULL_TRIALS} trials: ~10 minutes",
     )
     r.add_argument("--seed", type=_count(0), default=0, help="seed of the whole run (default 0)")
     r.add_argument(
@@ -421,6 +430,7 @@ def _report(args: argparse.Namespace) -> None:
             args.seed,
             args.jobs,
             progress=not args.no_progress,
+            full=args.full,
         )
     except ValueError as e:
         raise UsageError(_as_option(str(e))) from None

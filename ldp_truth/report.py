@@ -26,11 +26,11 @@ from .privacy import budget_report
 
 # %% auto #0
 __all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'CONSTANT_STYLE', 'REPORT_EPSILONS', 'QUICK_EPSILONS',
-           'REPORT_TRIALS', 'QUICK_TRIALS', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING',
-           'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates', 'summarise',
-           'headline', 'headline_sentences', 'headline_markdown', 'spread', 'plot_dataset', 'kept_share',
-           'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep', 'markdown_table',
-           'budget_summary', 'replace_folder', 'write_report']
+           'REPORT_TRIALS', 'QUICK_TRIALS', 'FULL_TRIALS', 'FULL_ONLY', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON',
+           'SYNTHETIC', 'EPSILON_MEANING', 'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better',
+           'replicates', 'summarise', 'headline', 'headline_sentences', 'headline_markdown', 'spread', 'plot_dataset',
+           'kept_share', 'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep',
+           'markdown_table', 'budget_summary', 'replace_folder', 'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
 CONSTANT = "constant answer"
@@ -510,7 +510,11 @@ def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
 
 # %% ../nbs/09_report.ipynb #b9e3b5ac
 REPORT_EPSILONS, QUICK_EPSILONS = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), (0.5, 1.0, 2.0)
-REPORT_TRIALS, QUICK_TRIALS = 10, 2
+REPORT_TRIALS, QUICK_TRIALS, FULL_TRIALS = 5, 2, 10
+FULL_ONLY = {  # measured in benchmarks/profile_report_grid.py: kept for --full
+    "GLAD+channel": "80 % of the full sweep's CPU time (its gradient fit through the channel); "
+    "`--full` runs it",
+}
 QUICK_AGGREGATORS = {
     "categorical": ("MajorityVote", "DawidSkene", "DawidSkene+channel"),
     "continuous": ("Mean", "Median", "ConfidenceWeightedMean"),
@@ -541,11 +545,20 @@ def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
     return real + synthetic, real, root
 
 # %% ../nbs/09_report.ipynb #28936abd
-def report_grid(kind: str, quick: bool = False) -> tuple:
+def _left_out_note(complete: bool) -> str:
+    "Which aggregators the default report leaves to `--full`, and why (empty when none are)."
+    if complete:
+        return ""
+    return "Left to `--full`: " + "; ".join(f"{k} ({why})" for k, why in FULL_ONLY.items()) + ".\n"
+
+
+def report_grid(kind: str, quick: bool = False, full: bool = False) -> tuple:
     "(mechanisms, aggregators) of the report for answers of `kind`: name → factory (registry)."
     aggs = registry.aggregators(kind)
     if quick:
         aggs = {k: aggs[k] for k in QUICK_AGGREGATORS[kind]}
+    elif not full:
+        aggs = {k: f for k, f in aggs.items() if k not in FULL_ONLY}
     return registry.mechanisms(kind), aggs
 
 # %% ../nbs/09_report.ipynb #0ea3f2a5
@@ -557,6 +570,7 @@ def run_sweep(
     seed: int = 0,
     n_jobs: int = 1,
     progress: bool = True,
+    full: bool = False,
 ) -> pd.DataFrame:
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
@@ -564,7 +578,7 @@ def run_sweep(
         data = {d.name: d for d in datasets if d.answers.kind == kind and d.n_truth}
         if not data:
             continue
-        mechs, aggs = report_grid(kind, quick)
+        mechs, aggs = report_grid(kind, quick, full)
         tables.append(
             sweep(
                 data,
@@ -864,6 +878,7 @@ def write_report(
     seed: int = 0,
     n_jobs: int = 1,
     progress: bool = True,
+    full: bool = False,
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
@@ -873,7 +888,9 @@ def write_report(
     out = _report_folder(out)
     eps, trials = _check_grid(
         epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
-        trials if trials is not None else (QUICK_TRIALS if quick else REPORT_TRIALS),
+        trials
+        if trials is not None
+        else (QUICK_TRIALS if quick else FULL_TRIALS if full else REPORT_TRIALS),
     )
     datasets, real, root = report_datasets(root, names)
     skipped = [
@@ -891,13 +908,13 @@ def write_report(
         seconds, t = {}, time.perf_counter()
         results = evaluate(
             list(scored.values()),
-            {k: report_grid(k, quick)[1] for k in registry.KINDS},
+            {k: report_grid(k, quick, full)[1] for k in registry.KINDS},
             progress=progress,
             log=lambda m: None,
         )
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
-        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress)
+        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress, full)
         table.drop(columns=TASK_SCORE_COLUMNS).to_csv(tmp / "sweep.csv", index=False)
         seconds["privacy–utility sweep"], t = time.perf_counter() - t, time.perf_counter()
         reps = replicates(table, scored, seed=seed)
@@ -916,7 +933,8 @@ def write_report(
             "aggregator on every dataset "
             f"found{' (synthetic: no real dataset was found)' if not real else ''}, without "
             "privacy and under local differential privacy; seed "
-            f"{seed}{', --quick' if quick else ''}.\n",
+            f"{seed}{', --quick' if quick else ', --full' if full else ''}.\n",
+            _left_out_note(quick or full),
             _answer_section(
                 headline(summary, reps, _headline_epsilons(eps)),
                 _headline_epsilons(eps),
