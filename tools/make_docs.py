@@ -91,12 +91,18 @@ def doc_url() -> str:
     return (cfg.doc_host.rstrip("/") + "/" + cfg.doc_baseurl.strip("/")).rstrip("/")
 
 
+def api_file(module: str) -> str:
+    "The API page of a module, without suffix: `api_inference_core` (a package's chapters keep their package's name)."
+    short = module.split(".", 1)[1]
+    return "api_" + short.removeprefix("papers.").replace(".", "_")
+
+
 def api_anchor(name: str) -> str:
     "The address of `name`'s entry in the API reference (`…/api_mechanisms.html#RandomizedResponse`), or ''."
     lib = get_config().lib_name   # by name: in the notebook's shell a class's `__module__` is not the library's
     for module in importlib.import_module(f"{lib}._modidx").d["syms"]:
         if name.split(".")[0] in getattr(importlib.import_module(module), "__all__", []):
-            return f"{doc_url()}/api_{module.split('.')[-1]}.html#{name}"
+            return f"{doc_url()}/{api_file(module)}.html#{name}"
     return ""
 
 
@@ -572,7 +578,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
     for module in public_modules(nbs, cfg.lib_name):
         mod = importlib.import_module(module)
         short = module.split(".", 1)[1]
-        file = f"api_{short.split('.')[-1]}.md"
+        file = f"{api_file(module)}.md"
         lines = ["---", f"title: \"{short}\"", f"description: \"API reference of `{module}`: "
                  f"{html.escape((mod.__doc__ or '').strip().splitlines()[0] if mod.__doc__ else '')}\"", "---", ""]
         names = []
