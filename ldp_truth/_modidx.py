@@ -1766,4 +1766,5 @@ d = { 'settings': { 'branch': 'main',
                                 'ldp_truth.spec.spec_channels': ('spec.html#spec_channels', 'ldp_truth/spec.py'),
                                 'ldp_truth.spec.spec_guarantee': ('spec.html#spec_guarantee', 'ldp_truth/spec.py'),
                                 'ldp_truth.spec.spec_hash': ('spec.html#spec_hash', 'ldp_truth/spec.py'),
-                                'ldp_truth.spec.with_max_answers': ('spec.html#with_max_answers', 'ldp_truth/spec.py')}}}
+                                'ldp_truth.spec.with_max_answers': ('spec.html#with_max_answers', 'ldp_truth/spec.py'),
+                                'ldp_truth.spec.worker_id_problem': ('spec.html#worker_id_problem', 'ldp_truth/spec.py')}}}

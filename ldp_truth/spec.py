@@ -9,6 +9,7 @@ import hashlib
 import inspect
 import json
 import math
+import unicodedata
 from typing import Optional
 
 import numpy as np
@@ -22,8 +23,8 @@ from .mechanisms.core import _check_max_answers, _flip_matrix
 from .mechanisms.numeric import SAMPLERS
 
 # %% auto #0
-__all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'canonical_json', 'spec_hash', 'with_max_answers', 'guarantee',
-           'spec_guarantee', 'check_spec', 'mechanism_from_spec', 'spec_channels']
+__all__ = ['SPEC_FORMAT', 'SPEC_FIELDS', 'SPEC_MECHANISMS', 'WORKER_ID_MAX', 'canonical_json', 'spec_hash', 'with_max_answers',
+           'guarantee', 'spec_guarantee', 'check_spec', 'mechanism_from_spec', 'spec_channels', 'worker_id_problem']
 
 # %% ../nbs/04c_spec.ipynb #7d2f469e
 SPEC_FORMAT = "ldp_truth.spec/2"
@@ -282,3 +283,21 @@ def spec_channels(spec: dict) -> dict:
     K, a, b = len(P), spec["params"]["a"], spec["params"]["b"]  # p_u ~ U(a, b), once per worker
     worker = [_flip_matrix(a, K), _flip_matrix(b, K)]
     return {"P": P, "worker_channels": worker, "independent": False}
+
+# %% ../nbs/04c_spec.ipynb #73c2ef3c
+WORKER_ID_MAX = 128
+
+
+def worker_id_problem(worker) -> Optional[str]:
+    "Why `worker` is not a worker id in normal form (NFC, stripped, no control characters, 1–128 characters), or None."
+    if not isinstance(worker, str):
+        return f"a worker id must be a string, not {type(worker).__name__}"
+    if not 1 <= len(worker) <= WORKER_ID_MAX:
+        return f"a worker id has 1 to {WORKER_ID_MAX} characters; this one has {len(worker)}"
+    if worker != worker.strip():
+        return f"the worker id {worker!r} has white space around it"
+    if unicodedata.normalize("NFC", worker) != worker:
+        return f"the worker id {worker!r} is not in Unicode normal form NFC"
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in worker):
+        return f"the worker id {worker!r} holds a control or format character"
+    return None
