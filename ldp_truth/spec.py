@@ -289,7 +289,7 @@ WORKER_ID_MAX = 128
 
 
 def worker_id_problem(worker) -> Optional[str]:
-    "Why `worker` is not a worker id in normal form (NFC, stripped, no controls, 1–128 long), or None."
+    "Why `worker` is not an id in normal form (NFC, stripped, no controls, 1–128 long), or None."
     if not isinstance(worker, str):
         return f"a worker id must be a string, not {type(worker).__name__}"
     if not 1 <= len(worker) <= WORKER_ID_MAX:
