@@ -91,6 +91,9 @@ def _spec(args: argparse.Namespace) -> None:
     )
 
 # %% ../nbs/07_cli.ipynb #3df02084
+from .cli_common import _format_option
+
+
 def privatize_file(
     src,
     out,
@@ -101,6 +104,7 @@ def privatize_file(
     spec=None,
     secure: bool = False,
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
+    fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
     **options,
 ) -> pd.DataFrame:
     "Run the spec (`spec` file, or from flags) on `src`; write it, spec_hash per row, and its JSON."
@@ -113,7 +117,7 @@ def privatize_file(
     out = _output_file(out, inputs=(src, spec))
     side = None if out is None else _output_file(sidecar_path(out), "-o (its .json)", (src, spec))
     A, m, declared = _worker_side(
-        src, spec, mechanism, classes, n_classes, options, duplicates, secure=secure, rng=seed
+        src, spec, mechanism, classes, n_classes, options, duplicates, fmt, secure=secure, rng=seed
     )
     df = m.privatize(A, rng=seed).to_frame().assign(**{HASH_COLUMN: row_hash(declared, seed)})
     if out is None:
@@ -144,6 +148,7 @@ def _privatize_parser(sub) -> None:
         metavar="IN.csv",
         help="answers in crowd-kit's CSV format: worker,task,label (or a .parquet file)",
     )
+    _format_option(pr)
     _mechanism_options(pr, spec=True)
     _class_options(pr)
     pr.add_argument(
@@ -176,6 +181,7 @@ def _privatize(args: argparse.Namespace) -> None:
         args.spec,
         secure=args.secure,
         duplicates=args.duplicates,
+        fmt=args.format,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -268,6 +274,10 @@ def _audit(args: argparse.Namespace) -> None:
     print("\n".join(f"{q:<38}{v}" for q, v in table.itertuples(index=False)))
 
 # %% ../nbs/07_cli.ipynb #c3893598
+from .cli_common import _read_input  # here: the import cell is shared by all sub-commands
+from .cli_infer import _platform_hash
+
+
 def budget_file(
     src,
     out,
@@ -277,12 +287,13 @@ def budget_file(
     spec=None,
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
+    fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
     **options,
 ) -> pd.DataFrame:
     "`privacy.budget_report` of the spec (file or flags) on `src`'s raw or private answers."
     out = _output_file(out, inputs=(src, spec))
     declared = _declared_spec(spec, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
+    table = _read_input(src, fmt, (HASH_COLUMN,), duplicates, "budget")[0]
     if HASH_COLUMN in table:  # private answers: made under this spec, or refused
         table, seeded = unmark(table, src, simulation=True)
         if seeded:
@@ -322,6 +333,7 @@ def _budget_parser(sub) -> None:
     b.add_argument(
         "input", metavar="IN.csv", help="answers in crowd-kit's CSV format: worker,task,label"
     )
+    _format_option(b)
     _mechanism_options(b, spec=True)
     _class_options(b)
     _over_cap_option(b)
@@ -343,6 +355,7 @@ def _budget(args: argparse.Namespace) -> None:
         args.spec,
         args.over_cap,
         args.duplicates,
+        args.format,
         **{k: getattr(args, k) for k in MECHANISM_OPTIONS},
     )
 
@@ -491,9 +504,11 @@ def _page_parser(sub) -> None:
                                               args.post))
 
 # %% ../nbs/07_cli.ipynb #h47rc100
-def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False) -> pd.DataFrame:
+def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False,
+                  fmt: str = "csv") -> pd.DataFrame:
     "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,))
+    table, _, fmt = _read_input(src, fmt, (HASH_COLUMN,), who="check-received")
+    table = table if fmt == "csv" else _platform_hash(table, src, spec, "check-received")
     table, _ = unmark(table, src, simulation=True) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec)
     if declared is None:
@@ -523,7 +538,9 @@ def _received_parser(sub) -> None:
     c.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
     c.add_argument("--alpha", type=_probability, default=0.01, help="false-alarm rate (0.01)")
     c.add_argument("--strict", action="store_true", help="exit with status 2 on an alarm")
-    c.set_defaults(run=lambda args: received_file(args.input, args.spec, args.alpha, args.strict))
+    _format_option(c)
+    c.set_defaults(run=lambda args: received_file(args.input, args.spec, args.alpha, args.strict,
+                                                  args.format))
 
 # %% ../nbs/07_cli.ipynb #82f85728
 SUBCOMMANDS = (

@@ -11,26 +11,28 @@ import math
 import os
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from . import registry, __version__
+from . import platforms, registry, __version__
 from .data import Answers, check_choice
 from .mechanisms import NULL_LABEL
 from .mechanisms import (BoundedMatrixFactorization, GaussianExpVariance, Geometric,
                                   LaplacePerturbation, MatrixFactorization, Mechanism, OneLayer,
                                   RandomizedResponse, TwoLayer)
 from .privacy import check_received
-from .spec import check_spec, mechanism_from_spec, spec_channels, with_max_answers
+from .spec import (check_spec, mechanism_from_spec, spec_channels, with_max_answers,
+                           worker_id_problem)
 
 # %% auto #0
-__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'DUPLICATES', 'MECHANISMS', 'CATEGORICAL_MECHANISMS', 'CHANNEL_MECHANISMS',
-           'MECHANISM_OPTIONS', 'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers', 'mechanism_kind',
-           'build_mechanism', 'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check', 'sidecar_path',
-           'read_sidecar', 'row_hash', 'unmark']
+__all__ = ['ANSWER_COLUMNS', 'HASH_COLUMN', 'DUPLICATES', 'INPUT_FORMATS', 'MECHANISMS', 'CATEGORICAL_MECHANISMS',
+           'CHANNEL_MECHANISMS', 'MECHANISM_OPTIONS', 'SEEDED', 'OVER_CAP', 'SEEDED_MARK', 'UsageError', 'read_answers',
+           'mechanism_kind', 'build_mechanism', 'make_spec', 'read_spec', 'beyond_cap', 'within_cap', 'received_check',
+           'sidecar_path', 'read_sidecar', 'row_hash', 'unmark']
 
 # %% ../nbs/07a_cli_common.ipynb #c0000006
 class UsageError(ValueError):
@@ -107,7 +109,7 @@ def _duplicates_option(p: argparse.ArgumentParser) -> None:
 
 # %% ../nbs/07a_cli_common.ipynb #2bf205d7
 def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse") -> pd.DataFrame:
-    "worker,task,label (and `extra`) of a read table: trimmed; no column lost, bad rows refused."
+    "worker,task,label (and `extra`): tasks, labels trimmed; worker ids checked; bad rows refused."
     missing = [c for c in ANSWER_COLUMNS if c not in df.columns]
     if missing:
         raise ValueError(
@@ -124,9 +126,10 @@ def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse"
     empty = {}
     for c in ANSWER_COLUMNS:
         text = pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])
-        if text:
-            df[c] = df[c].where(df[c].isna(), df[c].astype(str).str.strip())
-        empty[c] = df[c].isna() | (df[c].str.lower().isin(["", "nan"]) if text else False)
+        trimmed = df[c].where(df[c].isna(), df[c].astype(str).str.strip()) if text else df[c]
+        if c != "worker":  # a worker id is never trimmed: _worker_ids refuses it instead
+            df[c] = trimmed
+        empty[c] = df[c].isna() | (trimmed.str.lower().isin(["", "nan"]) if text else False)
     bad = pd.DataFrame(empty)
     if bad.to_numpy().any():  # one rule on every input: refuse, listing every bad row
         rows = np.flatnonzero(bad.any(axis=1))
@@ -137,7 +140,71 @@ def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse"
             f"{path}: {len(rows)} bad row(s), an id or label empty or NaN (row i is line i + 2 "
             f"of a CSV): {where}; fix or remove them, nothing was read"
         )
+    _worker_ids(df["worker"], path)
     return _dedupe(df, path, duplicates)
+
+# %% ../nbs/07a_cli_common.ipynb #h49cw001
+def _worker_ids(workers: pd.Series, path) -> None:
+    "Refuse a file whose worker ids `spec.worker_id_problem` refuses: the count and the first row."
+    text = pd.api.types.is_object_dtype(workers) or pd.api.types.is_string_dtype(workers)
+    ids = workers if text else workers.astype(str)  # Parquet ids may be numbers: their text is used
+    problems = ids.map(worker_id_problem)
+    bad = np.flatnonzero(problems.notna().to_numpy())
+    if len(bad):
+        raise UsageError(
+            f"{path}: {len(bad)} row(s) hold a worker id not in normal form; the first is row "
+            f"{bad[0]} (line {bad[0] + 2} of a CSV): {problems.iloc[bad[0]]}; ids are compared "
+            "exactly, never normalised: fix them at their source, nothing was read"
+        )
+
+# %% ../nbs/07a_cli_common.ipynb #h49cf001
+INPUT_FORMATS = ("csv",) + platforms.FORMATS  # csv, mturk, toloka, label-studio, auto
+
+
+def _auto_format(src) -> tuple:
+    "(format, why) of `src` for --format auto: our CSV by its header, else the platform's sniff."
+    p = Path(src)
+    if p.suffix == ".parquet":
+        return "csv", "a Parquet file holds worker,task,label columns"
+    first = p.read_text(encoding="utf-8", errors="replace")[:4096].lstrip().partition("\n")[0]
+    columns = [c.strip() for c in first.split(",")]
+    if columns[:3] == list(ANSWER_COLUMNS):
+        return "csv", f"its header starts with {','.join(ANSWER_COLUMNS)}"
+    try:
+        fmt = platforms._sniff(p)
+    except ValueError as e:
+        raise UsageError(f"--format auto: {e}") from None
+    why = {"mturk": "its header has AssignmentStatus", "toloka": "its header has "
+           "ASSIGNMENT:worker_id", "label-studio": "it is a JSON list of tasks"}[fmt]
+    return fmt, why
+
+
+def _read_input(src, fmt: str = "csv", extra: tuple = (), duplicates: str = "refuse",
+                who: str = "infer") -> tuple:
+    "(rows worker,task,label[,extra], known labels by task id, format read) of `src`; notes said."
+    check_choice(fmt, "--format", INPUT_FORMATS)
+    if fmt == "auto" and Path(src).is_file():
+        fmt, why = _auto_format(src)
+        print(f"ldp-truth {who}: note: --format auto read {src} as {fmt}: {why}", file=sys.stderr)
+    if fmt == "csv":
+        return _table(_read_table(src), src, extra, duplicates), pd.Series(dtype=object), fmt
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the same note is printed below, whatever was dropped
+        try:
+            export = platforms.read_answers(src, fmt)
+        except ValueError as e:
+            raise UsageError(f"--format {fmt}: {src}: {e}") from None
+    print(f"ldp-truth {who}: note: {src}: {export.note()}", file=sys.stderr)
+    table = _table(export.answers.to_frame(), src, duplicates=duplicates)
+    return table, export.gold, fmt
+
+
+def _format_option(p: argparse.ArgumentParser) -> None:
+    "The --format flag of every sub-command that reads an answers file."
+    p.add_argument("--format", choices=INPUT_FORMATS, default="csv",
+                   help="the input's format: csv (worker,task,label; default), a platform's export "
+                   "(mturk batch results CSV, toloka results TSV, label-studio JSON), or auto "
+                   "(decided from the first line, and said)")
 
 # %% ../nbs/07a_cli_common.ipynb #7ace56c7
 def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = None) -> Answers:
@@ -511,10 +578,10 @@ def received_check(table: pd.DataFrame, spec: dict, src, strict: bool = False,
 
 # %% ../nbs/07a_cli_common.ipynb #0cefe997
 def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, duplicates="refuse",
-                 **run) -> tuple:
+                 fmt: str = "csv", **run) -> tuple:
     "(answers, mechanism, spec) of the raw answers `src`: read on the declared domain only."
     spec = _declared_spec(spec_path, mechanism, classes, n_classes, options)
-    table = _table(_read_table(src), src, duplicates=duplicates)
+    table = _read_input(src, fmt, duplicates=duplicates, who="privatize")[0]
     A = _answers(table, src, _spec_kind(spec), spec["domain"].get("classes"))
     return A, mechanism_from_spec(spec, **run), spec
 

@@ -14,6 +14,7 @@ from typing import Optional
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from . import registry
 from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECHANISMS,
@@ -23,14 +24,14 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
                                   received_check, unmark, beyond_cap,
-                                  SEEDED_MARK, _duplicates_option)
+                                  SEEDED_MARK, _duplicates_option, _format_option, _read_input)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
 
 # %% auto #0
-__all__ = ['METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'DASK_METHODS', 'server_spec', 'infer_file', 'save_state', 'load_state',
-           'infer_parquet']
+__all__ = ['METHODS', 'MANY_CLASSES', 'CHANNEL_OPTIONS', 'ALPHA_RANDOM', 'DASK_METHODS', 'server_spec', 'random_worker_test',
+           'worker_table', 'infer_file', 'save_state', 'load_state', 'infer_parquet']
 
 # %% ../nbs/07b_cli_infer.ipynb #e93a938f
 METHODS = {
@@ -148,13 +149,25 @@ def _spec_answers(table: pd.DataFrame, src, spec: dict) -> Answers:
     kept = A.select(real)
     return kept.with_values(kept.value, n_classes=len(classes), classes=A.classes[:-1])
 
+# %% ../nbs/07b_cli_infer.ipynb #h49cph01
+def _platform_hash(table: pd.DataFrame, src, spec_path, who: str = "infer") -> pd.DataFrame:
+    "A platform export's rows (no spec_hash column) taken as made under --spec, with a note."
+    if spec_path is None:
+        return table
+    spec = read_spec(spec_path)
+    print(f"ldp-truth {who}: note: {src} records no spec hash (a platform's export holds only what "
+          f"the task page submitted): its rows are taken as made under --spec {spec_path} "
+          f"({spec['hash']})", file=sys.stderr)
+    return table.assign(**{HASH_COLUMN: spec["hash"]})
+
 # %% ../nbs/07b_cli_infer.ipynb #51decf11
 def _server_answers(
     src, method: str, kind, channel, classes, n_classes, options, spec_path, over_cap="refuse",
-    strict: bool = False, simulation: bool = False, duplicates: str = "refuse",
+    strict: bool = False, simulation: bool = False, duplicates: str = "refuse", fmt: str = "csv",
 ):
-    "(table, answers, kind, channel or None, seeded warning or None): by the spec, or by flags."
-    table = _table(_read_table(src), src, extra=(HASH_COLUMN,), duplicates=duplicates)
+    "(table, answers, kind, channel or None, seeded warning or None, known labels): spec or flags."
+    table, gold, fmt = _read_input(src, fmt, (HASH_COLUMN,), duplicates)
+    table = table if fmt == "csv" else _platform_hash(table, src, spec_path)
     table, seeded = unmark(table, src, simulation) if HASH_COLUMN in table else (table, None)
     declared = server_spec(src, table, spec_path)
     if declared is None:
@@ -164,9 +177,9 @@ def _server_answers(
         _check_labels_fit(method, kind, kind_given, table["label"], named)
         A = _answers(table, src, kind, named)
         if channel is None:
-            return table, A, kind, None, seeded
+            return table, A, kind, None, seeded, gold
         matrix = build_mechanism(channel, A.n_classes, **options).transition_matrix()
-        return table, A, kind, matrix, seeded
+        return table, A, kind, matrix, seeded, gold
     given = dict(kind=kind, channel=channel, classes=classes, n_classes=n_classes, **options)
     flags = [k for k, v in given.items() if v is not None]
     if flags:
@@ -179,8 +192,87 @@ def _server_answers(
     received_check(table, declared, src, strict)
     A = _spec_answers(table, src, declared)
     if not (_takes_channel(method) and declared["mechanism"] in CHANNEL_MECHANISMS):
-        return table, A, kind, None, seeded
-    return table, A, kind, mechanism_from_spec(declared).transition_matrix(), seeded
+        return table, A, kind, None, seeded, gold
+    return table, A, kind, mechanism_from_spec(declared).transition_matrix(), seeded, gold
+
+# %% ../nbs/07b_cli_infer.ipynb #h49cg001
+def _report_gold(gold: pd.Series, labels: pd.DataFrame, A: Answers) -> Optional[tuple]:
+    "(matched, known) of the export's known labels against the inferred ones; said on stderr."
+    if gold.empty:
+        return None
+    inferred = labels.set_index("task")["label"].astype(str)
+    known = gold[gold.index.isin(inferred.index)]
+    matched = int((inferred.loc[known.index] == known.astype(str)).sum())
+    print(f"ldp-truth infer: note: the export's known labels: the inferred label matches {matched} "
+          f"of {len(known)} ({len(gold) - len(known)} known task(s) without answers)",
+          file=sys.stderr)
+    return matched, len(known)
+
+# %% ../nbs/07b_cli_infer.ipynb #h49cw101
+ALPHA_RANDOM = 0.01  # a worker whose agreement has p above this is indistinguishable from random
+
+
+def _agreement_tail(counts: np.ndarray, pi: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    "P(X ≥ observed) for X = Σ_k Binomial(counts[w, k], π_k), per worker w (exact convolution)."
+    p = np.ones(len(counts))
+    for w in range(len(counts)):  # workers, not answers: one pmf of at most their answers + 1
+        pmf = np.ones(1)
+        for n, q in zip(counts[w], pi):
+            if n:
+                pmf = np.convolve(pmf, stats.binom.pmf(np.arange(n + 1), n, q))
+        p[w] = min(1.0, pmf[int(np.ceil(observed[w] - 1e-9)):].sum())
+    return p
+
+
+def random_worker_test(A: Answers, labels: np.ndarray, channel: Optional[np.ndarray] = None):
+    """Per worker: agreements with `labels`, p-value under "answers independent of the truth",
+    and the p-value a perfect worker with the same answers would reach through `channel`.
+
+    Returns (agreement, p_random, p_perfect), arrays over A's worker index."""
+    K, W = A.n_classes, A.n_workers
+    labelled = labels >= 0  # -1: a task without a label
+    pi = np.bincount(labels[labelled], minlength=K) / max(int(labelled.sum()), 1)
+    on = labelled[A.task]
+    counts = np.zeros((W, K), dtype=np.int64)
+    np.add.at(counts, (A.worker[on], A.value[on]), 1)
+    agree = np.bincount(A.worker[on], weights=labels[A.task[on]] == A.value[on], minlength=W)
+    keep = np.ones(K) if channel is None else np.diag(np.asarray(channel))[:K]
+    perfect = counts.sum(1) * float(pi @ keep)  # expected agreements of a worker always right
+    return agree, _agreement_tail(counts, pi, agree), _agreement_tail(counts, pi, perfect)
+
+# %% ../nbs/07b_cli_infer.ipynb #h49cw102
+def _epsilon_spent(table: pd.DataFrame, workers: np.ndarray, spec: Optional[dict]):
+    "Each worker's ε spent, epsilon_worker(m) of the spec's mechanism over its m released rows."
+    if spec is None:
+        return "unknown: no --spec (ε spent is computed from the spec the answers were made under)"
+    released = table["worker"].astype(str).value_counts().reindex(workers.astype(str), fill_value=0)
+    return mechanism_from_spec(spec).epsilon_worker(released.to_numpy())
+
+
+def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict],
+                 channel: Optional[np.ndarray] = None, method: str = "",
+                 alpha: float = ALPHA_RANDOM) -> pd.DataFrame:
+    "A row per worker of a categorical fit `agg`: answers, skills_, ε spent, test, Approve/Reject."
+    agree, p, p_perfect = random_worker_test(A, np.asarray(agg.labels_), channel)
+    n = np.bincount(A.worker, minlength=A.n_workers)
+    flagged = p > alpha
+    decided = ~flagged | (p_perfect <= alpha)
+    reason = [f"Answers indistinguishable from random: {int(a)} of {m} agree with the consensus "
+              f"(p = {q:.2g} that a random worker agrees as often)" for a, m, q in zip(agree, n, p)]
+    df = pd.DataFrame({
+        "worker": A.workers, "answers": n, "skills_": np.asarray(agg.skills_, dtype=float),
+        "epsilon_spent": _epsilon_spent(table, np.asarray(A.workers), spec),
+        "agreement": agree.astype(int), "p_random": p, "indistinguishable_from_random": flagged,
+        "Approve": np.where(~flagged, "x", ""),
+        "Reject": np.where(flagged & decided, reason, ""),
+    })
+    meaning = getattr(type(agg), "_attribute_docs", {}).get("skills_", "the fitted skills_")
+    print(f"ldp-truth infer: note: --workers: skills_ of --method {method} is {meaning}; "
+          f"{int(flagged.sum())} of {len(df)} worker(s) indistinguishable from random "
+          f"(p > {alpha:g}), "
+          f"{int((~decided).sum())} of them left to you (too few answers through this channel for "
+          "even a perfect worker to be told apart)", file=sys.stderr)
+    return df
 
 # %% ../nbs/07b_cli_infer.ipynb #26bd7e4c
 def _unanswered(df: pd.DataFrame, A: Answers) -> pd.DataFrame:
@@ -211,6 +303,8 @@ def infer_file(
     simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     accuracy: bool = False,  # print the labels' estimated accuracy (standard error)
+    fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
+    workers=None,  # a CSV: one row per worker (answers, skills_, ε spent, flag, Approve/Reject)
     **channel_options,
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -222,10 +316,15 @@ def infer_file(
         )
     cls, _ = _make_aggregator(method, kind, channel, options)
     out = _output_file(out, inputs=(src, spec, sidecar_path(src), state))
-    table, A, kind, matrix, seeded = _server_answers(
+    workers = _output_file(workers, "--workers", inputs=(src, spec, sidecar_path(src), state))
+    if workers is not None and state is not None:
+        raise UsageError("--workers reports on the answers of one file, not with --state")
+    table, A, kind, matrix, seeded, gold = _server_answers(
         src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
-        simulation, duplicates,
+        simulation, duplicates, fmt,
     )
+    if workers is not None and kind != "categorical":
+        raise UsageError(f"--workers tests agreement with categorical labels, not {kind} answers")
     if kind == "categorical" and not registry.applies(method, A.n_classes):
         most = registry.aggregator(method).max_classes
         raise UsageError(
@@ -268,6 +367,10 @@ def infer_file(
         df = pd.concat(
             [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
         )
+    _report_gold(gold, df, A)
+    if workers is not None:
+        declared = read_spec(spec) if spec is not None else (read_sidecar(src) or {}).get("spec")
+        _write_frame(worker_table(agg, A, table, declared, matrix, method), workers)
     df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
@@ -474,6 +577,7 @@ def _infer_parser(sub) -> None:
         choices=("categorical", "continuous"),
         help="for crh, which takes both (required when the labels are numbers)",
     )
+    _format_option(i)
     _infer_channel_options(i)
     _class_options(i)
     i.add_argument("--spec", metavar="SPEC.json", help=_SPEC_HELP + " (default: IN.csv.json's)")
@@ -502,6 +606,12 @@ def _infer_parser(sub) -> None:
             "(methods with class probabilities; the model's own estimate, see the confidence "
             "chapter)"
         ),
+    )
+    i.add_argument(
+        "--workers",
+        metavar="WORKERS.csv",
+        help="also write one row per worker: answers, the fit's skills_, ε spent (with a spec), "
+        "whether indistinguishable from random, and MTurk's Approve / Reject columns",
     )
     i.add_argument(
         "--state",
@@ -537,8 +647,9 @@ def _infer_channel_options(i: argparse.ArgumentParser) -> None:
         "--channel",
         choices=CHANNEL_MECHANISMS,
         help=(
-            "the mechanism the answers went through; its channel is used by mv, ds and onecoin "
-            "(default: from IN.csv.json when privatize wrote one)"
+            "the mechanism the answers went through; its channel is used by "
+            f"{', '.join(m for m in METHODS if _takes_channel(m))} (default: from IN.csv.json "
+            "when privatize wrote one)"
         ),
     )
     i.add_argument(
@@ -566,7 +677,7 @@ def _infer(args: argparse.Namespace) -> None:
         extra = [
             o
             for o in ("kind", "channel", *CHANNEL_OPTIONS, "classes", "n_classes")
-            + ("state",)
+            + ("state", "workers")
             if getattr(args, o) is not None
         ]
         if extra:
@@ -574,6 +685,8 @@ def _infer(args: argparse.Namespace) -> None:
                 f"--{extra[0].replace('_', '-')} does not apply to a Parquet folder (the cluster "
                 "fit takes no channel or classes)"
             )
+        if args.format != "csv":
+            raise UsageError("--format reads a file; a Parquet folder holds worker,task,label")
         if args.accuracy:
             raise UsageError("--accuracy needs a CSV (the Parquet fit keeps no probabilities here)")
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba, args.spec,
@@ -597,5 +710,7 @@ def _infer(args: argparse.Namespace) -> None:
         args.simulation,
         args.duplicates,
         args.accuracy,
+        args.format,
+        args.workers,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Answers
+from .spec import worker_id_problem
 
 # %% auto #0
 __all__ = ['FORMATS', 'PlatformExport', 'read_mturk', 'read_toloka', 'read_label_studio', 'read_answers']
@@ -48,6 +49,11 @@ def _finish(
     empty = long["label"].astype(str).str.strip() == ""
     dropped["empty answers"] = dropped.get("empty answers", 0) + int(empty.sum())
     long = long[~empty]
+    problems = long["worker"].map(worker_id_problem)
+    if problems.notna().any():
+        first = problems[problems.notna()].iloc[0]
+        raise ValueError(f"path holds {int(problems.notna().sum())} answer(s) whose worker id is "
+                         f"not in normal form; the first: {first}; nothing was read")
     if not len(long):
         raise ValueError(f"path holds no usable answer in the {fmt} format (left out: {dropped})")
     A = Answers.from_frame(long.astype({"label": str}), kind="categorical", duplicates=duplicates)
@@ -112,11 +118,13 @@ def _task_answers(col: pd.Series) -> tuple:
 
 # %% ../nbs/00b_platforms.ipynb #02c6e49f
 def _mturk_task_ids(df: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
-    "Task id per (assignment, field): Input.<field>, else the only Input column, else HITId."
+    "Task id per (assignment, field): task:<id>, Input.<field>, the only Input column, or HITId."
     inputs = [c for c in df.columns if c.startswith("Input.")]
     ids = {}
     for name in wide.columns:
-        if f"Input.{name}" in df.columns:
+        if name.startswith("task:"):  # the task page's field for the perturbed label of task <id>
+            ids[name] = pd.Series(name[len("task:"):], index=df.index)
+        elif f"Input.{name}" in df.columns:
             ids[name] = df[f"Input.{name}"].astype(str)
         elif len(inputs) == 1:
             ids[name] = df[inputs[0]].astype(str)
