@@ -21,8 +21,8 @@ from .spec import check_spec, spec_guarantee, worker_id_problem
 
 # %% auto #0
 __all__ = ['FIELDS', 'MAX_BODY', 'MEDIA_TYPES', 'SCHEMA', 'SYNCHRONOUS', 'Refused', 'media_type', 'parse_csv', 'parse_json',
-           'output_labels', 'check_rows', 'AnswerStore', 'check_origin', 'read_body', 'collect_app', 'serve',
-           'free_port', 'call', 'csv_body', 'running_server', 'load', 'kill_round']
+           'output_labels', 'check_rows', 'AnswerStore', 'GroupCommit', 'check_origin', 'read_body', 'collect_app',
+           'serve', 'free_port', 'call', 'csv_body', 'running_server', 'load', 'kill_round']
 
 # %% ../nbs/15_collect.ipynb #c15006
 FIELDS = ("worker", "task", "label", "spec_hash")  # a submission's columns, in the page's order
@@ -226,14 +226,32 @@ class AnswerStore:
         answers: Sequence[tuple],  # (worker, task, label) triples, each (worker, task) once
     ) -> tuple:
         "(stored, unchanged) counts after storing `answers` in one transaction; all or nothing."
+        (result,) = self.submit_many([answers])
+        if isinstance(result, Refused):
+            raise result
+        return result
+
+    def submit_many(
+        self,
+        requests: Sequence[Sequence[tuple]],  # each request's (worker, task, label) triples
+    ) -> list:
+        "Each request's (stored, unchanged) or Refused, in order, all committed at once."
+        results = []
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            counts = self._insert(answers)
+            for answers in requests:
+                self.db.execute("SAVEPOINT request")
+                try:
+                    results.append(self._insert(answers))
+                except Refused as e:
+                    self.db.execute("ROLLBACK TO SAVEPOINT request")
+                    results.append(e)
+                self.db.execute("RELEASE SAVEPOINT request")
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
-        return counts
+        return results
 
     def _insert(self, answers: Sequence[tuple]) -> tuple:
         "Insert the new pairs of `answers` (inside a transaction), or refuse 409/422."
@@ -270,6 +288,54 @@ class AnswerStore:
         self.db.close()
 
 # %% ../nbs/15_collect.ipynb #c15023
+class GroupCommit:
+    "Requests queued from the event loop, stored by one writer thread in shared transactions."
+
+    def __init__(
+        self,
+        store: AnswerStore,  # the store the writer thread owns
+        most: int = 256,  # the most requests in one transaction
+    ):
+        self.store, self.most = store, most
+        self.thread = ThreadPoolExecutor(1, "collect-writer")
+
+    async def __aenter__(self):
+        self.queue, self.task = asyncio.Queue(), asyncio.create_task(self._run())
+        return self
+
+    async def __aexit__(self, *exc):
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        self.thread.shutdown(wait=True)
+
+    async def submit(
+        self,
+        answers: Sequence[tuple],  # one request's (worker, task, label) triples
+    ) -> tuple:
+        "(stored, unchanged) once the transaction that holds `answers` is committed, or Refused."
+        done = asyncio.get_running_loop().create_future()
+        await self.queue.put((answers, done))
+        return await done
+
+    async def _run(self) -> None:
+        "Store what is queued, as much as waits (up to `most`) in each transaction."
+        loop = asyncio.get_running_loop()
+        while True:
+            batch = [await self.queue.get()]
+            while len(batch) < self.most and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            try:
+                results = await loop.run_in_executor(
+                    self.thread, self.store.submit_many, [a for a, _ in batch])
+            except Exception as e:  # nothing of the batch is stored: every request learns it
+                results = [e] * len(batch)
+            for (_, done), result in zip(batch, results):
+                if not done.done():
+                    fail = isinstance(result, Exception)
+                    (done.set_exception if fail else done.set_result)(result)
+
+# %% ../nbs/15_collect.ipynb #c15025
 def check_origin(
     origin: str,  # an origin as given to --origin, e.g. https://example.org
 ) -> str:
@@ -300,7 +366,7 @@ async def read_body(
         chunks.append(chunk)
     return b"".join(chunks)
 
-# %% ../nbs/15_collect.ipynb #c15024
+# %% ../nbs/15_collect.ipynb #c15026
 def _starlette():
     "Starlette's pieces, or an ImportError saying which extra to install."
     try:
@@ -329,7 +395,8 @@ def collect_app(
     output_labels(spec)
     if not (isinstance(max_body, int) and max_body > 0):
         raise ValueError(f"max_body must be a positive integer of bytes, got {max_body!r}")
-    store, writer = AnswerStore(db, spec, synchronous), ThreadPoolExecutor(1, "collect-writer")
+    store = AnswerStore(db, spec, synchronous)
+    writer = GroupCommit(store)
     health = {"status": "ok", "spec_hash": spec["hash"], **spec_guarantee(spec),
               "max_answers": spec["max_answers"]}
 
@@ -339,10 +406,12 @@ def collect_app(
             body = await read_body(request, max_body)
             parse = parse_csv if kind == "text/csv" else parse_json
             rows, repeats = check_rows(parse(body), spec)
-            loop = asyncio.get_running_loop()
-            stored, unchanged = await loop.run_in_executor(writer, store.submit, rows)
+            stored, unchanged = await writer.submit(rows)
         except Refused as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
+        except Exception as e:  # the database failed: the page must send the same answers again
+            return JSONResponse({"error": f"not stored ({type(e).__name__}: {e}); send the same "
+                                 "answers again"}, status_code=503)
         return JSONResponse({"stored": stored, "unchanged": unchanged + repeats})
 
     async def healthy(request):
@@ -350,8 +419,8 @@ def collect_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        yield
-        writer.shutdown(wait=True)
+        async with writer:
+            yield
         store.close()
 
     cors = [Middleware(CORSMiddleware, allow_origins=origins, allow_methods=["POST"],
@@ -359,7 +428,7 @@ def collect_app(
     routes = [Route("/answers", answers, methods=["POST"]), Route("/health", healthy)]
     return Starlette(routes=routes, middleware=cors, lifespan=lifespan)
 
-# %% ../nbs/15_collect.ipynb #c15025
+# %% ../nbs/15_collect.ipynb #c15027
 def serve(
     spec: dict,  # the spec whose answers are collected
     db,  # the SQLite database file
@@ -382,7 +451,7 @@ def serve(
           f"http://{host}:{port}/answers into {db}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
 
-# %% ../nbs/15_collect.ipynb #c15027
+# %% ../nbs/15_collect.ipynb #c15029
 import atexit
 import os
 import random
@@ -433,7 +502,7 @@ def csv_body(
     csv.writer(out, lineterminator="\r\n").writerows([FIELDS, *rows])
     return out.getvalue().encode("utf-8")
 
-# %% ../nbs/15_collect.ipynb #c15028
+# %% ../nbs/15_collect.ipynb #c15030
 @contextlib.contextmanager
 def running_server(
     spec_path,  # the spec JSON file
@@ -475,7 +544,7 @@ def _wait_healthy(proc: subprocess.Popen, port: int, timeout: float, log) -> Non
         time.sleep(0.05)
     raise RuntimeError(f"the server did not answer /health within {timeout} s")
 
-# %% ../nbs/15_collect.ipynb #c15042
+# %% ../nbs/15_collect.ipynb #c15044
 def _client(port: int, spec_hash: str, labels: list, name: str, tasks: int, stop: threading.Event,
             log: list) -> None:
     "POST new workers' answers until `stop` or the server is gone; log (worker, labels, acked)."
@@ -518,7 +587,7 @@ def load(
         t.join()
     return [entry for log in logs for entry in log]
 
-# %% ../nbs/15_collect.ipynb #c15043
+# %% ../nbs/15_collect.ipynb #c15045
 def _verdict(sent: list, db) -> dict:
     "The table of `db` against the requests `sent`: counts missing, partial, extra, doubled."
     with contextlib.closing(sqlite3.connect(str(db))) as c:
