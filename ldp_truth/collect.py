@@ -200,12 +200,15 @@ class AnswerStore:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, got {synchronous!r}")
         self.spec = spec
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute(f"PRAGMA synchronous={synchronous}")
-        self.db.execute("PRAGMA busy_timeout=10000")
-        for statement in SCHEMA:
-            self.db.execute(statement)
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={synchronous}")
+            self.db.execute("PRAGMA busy_timeout=10000")
+            for statement in SCHEMA:
+                self.db.execute(statement)
+        except sqlite3.Error as e:
+            raise ValueError(f"--db {str(path)!r} is not a usable SQLite database ({e})") from None
         self._bind(path)
 
     def _bind(self, path) -> None:
