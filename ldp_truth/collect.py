@@ -250,10 +250,11 @@ class AnswerStore:
                     self.db.execute("ROLLBACK TO SAVEPOINT request")
                     results.append(e)
                 self.db.execute("RELEASE SAVEPOINT request")
-        except BaseException:
-            self.db.execute("ROLLBACK")
+            self.db.execute("COMMIT")
+        except BaseException:  # a failed commit too: nothing of these requests is kept
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
         return results
 
     def _insert(self, answers: Sequence[tuple]) -> tuple:
