@@ -413,7 +413,7 @@ def collect_app(
             stored, unchanged = await writer.submit(rows)
         except Refused as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
-        except Exception as e:  # the database failed: the page must send the same answers again
+        except (sqlite3.Error, OSError) as e:  # the database failed: send the same answers again
             return JSONResponse({"error": f"not stored ({type(e).__name__}: {e}); send the same "
                                  "answers again"}, status_code=503)
         return JSONResponse({"stored": stored, "unchanged": unchanged + repeats})
