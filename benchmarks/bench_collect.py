@@ -12,8 +12,8 @@ pair, and the load average is written beside each run.
 Kill test: `--kills` rounds of load (16 clients), `kill -9` of the server mid-load, restart on the
 same database, then every acknowledged request must be present exactly once with its labels, no
 request partially present, nothing extra; half of the rounds with FULL and half with NORMAL, to show
-what a process kill needs. Run `python benchmarks/bench_collect.py` (writes benchmarks/results/collect.csv,
-one row per run) or `--quick` (fewer, shorter runs, printed only).
+what a process kill needs. Run `python benchmarks/bench_collect.py` (writes
+benchmarks/results/collect.csv, one row per run) or `--quick` (fewer, shorter runs, printed only).
 """
 
 from __future__ import annotations

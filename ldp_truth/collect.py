@@ -529,7 +529,7 @@ def running_server(
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT)
                 try:
-                    proc.wait(10)
+                    proc.wait(30)
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
