@@ -30,6 +30,7 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
 from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .cli_plan import _next_parser, _plan_parser
+from .cli_collect import _collect_parser
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
@@ -553,6 +554,7 @@ SUBCOMMANDS = (
     _spec_parser,
     _page_parser,
     _privatize_parser,
+    _collect_parser,
     _infer_parser,
     _plan_parser,
     _next_parser,
