@@ -44,6 +44,7 @@ setuptools.setup(
         "dev": _reqs("dev_requirements"),
         "secure": ["opendp==0.16.*"],
         "dask": ["dask[distributed]"],
+        "collect": _reqs("collect_requirements"),  # the collection server: ldp-truth collect
     },
     entry_points={
         "console_scripts": cfg.get("console_scripts", "").split(),

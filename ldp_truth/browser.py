@@ -8,12 +8,14 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 import shutil
 import tempfile
 import threading
 from importlib.resources import files
 from pathlib import Path
 from typing import Callable, Optional, TypeVar
+from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
@@ -23,9 +25,9 @@ from .spec import check_spec, spec_guarantee
 from .privacy import epsilon_lower_bound
 
 # %% auto #0
-__all__ = ['BROWSERS', 'OFFLINE', 'T', 'ITEM_COLUMNS', 'SUPPORTED', 'client_source', 'chromium_path', 'chromium_available',
-           'in_chromium', 'client_page', 'browser_counts', 'realised_epsilon', 'channel_pvalues',
-           'counts_epsilon_lower_bound', 'client_check', 'read_items', 'task_page']
+__all__ = ['BROWSERS', 'OFFLINE', 'T', 'ITEM_COLUMNS', 'SUPPORTED', 'PLATFORMS', 'PLAIN', 'PROLIFIC_COMPLETE', 'client_source',
+           'chromium_path', 'chromium_available', 'in_chromium', 'client_page', 'browser_counts', 'realised_epsilon',
+           'channel_pvalues', 'counts_epsilon_lower_bound', 'client_check', 'read_items', 'task_page']
 
 # %% ../nbs/14_browser.ipynb #i37b005
 def client_source() -> str:
@@ -102,7 +104,8 @@ def client_page(browser, source: Optional[str] = None):
     "A page of `browser` with the client (`source`: default the shipped one) as `window.ldpTruth`."
     html = (
         f"<!doctype html><script type=module>{_inline(source or client_source())}\n"
-        "window.ldpTruth = {openSpec, canonicalJSON, specHash, CryptoRandom};</script>"
+        "window.ldpTruth = {openSpec, canonicalJSON, specHash, CryptoRandom, workerIdProblem};"
+        "</script>"
     )
     page = browser.new_page()
     with tempfile.TemporaryDirectory() as folder:  # a file of its own: runs may differ in source
@@ -207,6 +210,8 @@ def read_items(items) -> pd.DataFrame:
 
 # %% ../nbs/14_browser.ipynb #i37b032
 SUPPORTED = ("rr", "rr-null", "one-layer", "two-layer", "geometric")
+PLATFORMS = ("plain", "mturk", "prolific")
+PLAIN = {"platform": "plain", "post": None, "completion": None, "origin": None}
 
 
 def _embed(value) -> str:
@@ -214,14 +219,19 @@ def _embed(value) -> str:
     return json.dumps(value, ensure_ascii=True, allow_nan=False).replace("<", "\\u003c")
 
 
-def _page_html(spec: dict, items: pd.DataFrame, question: str, post: Optional[str]) -> str:
-    "The task page's HTML, unchecked (the page itself refuses a bad spec)."
+def _page_html(
+    spec: dict,  # the spec, embedded as it is
+    items: pd.DataFrame,  # `read_items`' table
+    question: str,  # the page's title
+    settings: Optional[dict] = None,  # platform, post, completion, origin (default: `PLAIN`)
+) -> str:
+    "The task page's HTML, unchecked (the page itself refuses a bad spec); returns the HTML text."
     template = files("ldp_truth").joinpath("task_page.html").read_text(encoding="utf-8")
     parts = {
         "__CLIENT__": _inline(client_source()),
         "__SPEC__": _embed(spec),
         "__ITEMS__": _embed(items[list(ITEM_COLUMNS)].to_dict("records")),
-        "__SETTINGS__": _embed({"question": question, "post": post}),
+        "__SETTINGS__": _embed({**PLAIN, **(settings or {}), "question": question}),
         "__TITLE__": html.escape(question),
     }
     for key, value in parts.items():
@@ -229,8 +239,63 @@ def _page_html(spec: dict, items: pd.DataFrame, question: str, post: Optional[st
     return template
 
 # %% ../nbs/14_browser.ipynb #i37b033
-def task_page(spec: dict, items, question: str, post: Optional[str] = None) -> str:
-    "A self-contained task page: privatize in the browser with `spec`, one question per item."
+def _origin(origin: str) -> str:
+    "`origin` if browsers write it so as `location.origin` (scheme://host[:port]); else an error."
+    u = urlsplit(origin) if isinstance(origin, str) else None
+    default = {"http": 80, "https": 443}
+    try:
+        port = u and u.port
+    except ValueError:
+        port = None
+    if u is None or u.scheme not in default or not u.hostname or port == default[u.scheme] or \
+            f"{u.scheme}://{u.netloc}" != origin or u.username or origin != origin.lower():
+        raise ValueError(
+            f"origin must be an origin as browsers write it, scheme://host[:port] in lower case "
+            f"with no path and no default port (https://tasks.example.org), got {origin!r}"
+        )
+    return origin
+
+
+PROLIFIC_COMPLETE = "https://app.prolific.com/submissions/complete?cc="  # + the study's code
+
+
+def _settings(spec: dict, platform: str, post, completion_code, origin) -> dict:
+    "The page's settings, checked against the platform's and the spec's needs (two-layer: origin)."
+    if platform not in PLATFORMS:
+        raise ValueError(f"platform must be one of {', '.join(PLATFORMS)}, got {platform!r}")
+    if post is not None and not str(post).startswith(("http://", "https://")):
+        raise ValueError(f"post must be an http:// or https:// URL, got {post!r}")
+    if platform == "mturk" and post is not None:
+        raise ValueError("post: an mturk page submits to MTurk (turkSubmitTo); give no post URL")
+    if platform == "prolific" and post is None:
+        raise ValueError("post: a prolific page needs the URL of your collection server")
+    if (platform == "prolific") != (completion_code is not None):
+        raise ValueError("completion_code is required with platform='prolific', and only there")
+    if completion_code is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", completion_code):
+        raise ValueError(
+            f"completion_code must be 1-64 letters, digits, _ or -, got {completion_code!r}"
+        )
+    origin = None if origin is None else _origin(origin)
+    if spec["mechanism"] == "two-layer" and origin is None:
+        raise ValueError(
+            "origin: the two-layer mechanism keeps a secret draw in the browser's storage, which "
+            "every page of the same origin can read; declare the origin of your own that serves it "
+            "(origin=, --origin): the page refuses to run anywhere else (file:// included)"
+        )
+    completion = None if completion_code is None else PROLIFIC_COMPLETE + completion_code
+    return {"platform": platform, "post": post, "completion": completion, "origin": origin}
+
+
+def task_page(
+    spec: dict,  # the mechanism spec (checked: its hash and its computed ε)
+    items,  # a CSV path or DataFrame: `task` ids and optional `text`
+    question: str,  # the question asked about every item (the page's title)
+    post: Optional[str] = None,  # the collection server's URL (plain: default a download)
+    platform: str = "plain",  # plain (?worker=), mturk (MTurk's parameters) or prolific
+    completion_code: Optional[str] = None,  # prolific only (required there): the study's code
+    origin: Optional[str] = None,  # the requester's own origin the page runs on (two-layer)
+) -> str:
+    "A self-contained task page that privatizes in the browser with `spec`; returns its HTML."
     spec = check_spec(spec)
     if spec["mechanism"] not in SUPPORTED:
         raise ValueError(
@@ -240,6 +305,5 @@ def task_page(spec: dict, items, question: str, post: Optional[str] = None) -> s
         )
     if not isinstance(question, str) or not question.strip():
         raise ValueError(f"question must be a non-empty string, got {question!r}")
-    if post is not None and not str(post).startswith(("http://", "https://")):
-        raise ValueError(f"post must be an http:// or https:// URL, got {post!r}")
-    return _page_html(spec, read_items(items), question, post)
+    settings = _settings(spec, platform, post, completion_code, origin)
+    return _page_html(spec, read_items(items), question, settings)

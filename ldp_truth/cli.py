@@ -30,6 +30,7 @@ from .cli_common import (build_mechanism, _class_options, _count, _DATA_HELP,
 from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .cli_plan import _next_parser, _plan_parser
+from .cli_collect import _collect_parser
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
@@ -473,9 +474,19 @@ def _datasets(args: argparse.Namespace) -> None:
     )
 
 # %% ../nbs/07_cli.ipynb #i37cli001
-def page_file(spec_path, items, question: str, out, post: Optional[str] = None) -> Path:
-    "Write the task page for the spec file `spec_path` and the items CSV `items` to `out`."
-    html_text = task_page(read_spec(spec_path), items, question, post)
+def page_file(
+    spec_path,  # the spec file, as `ldp-truth spec` writes it
+    items,  # the items CSV: a `task` column (ids), optionally `text`
+    question: str,  # the question asked about every item
+    out,  # the HTML file to write
+    post: Optional[str] = None,  # the collection server's URL (plain: default a download)
+    platform: str = "plain",  # where the page runs: plain, mturk or prolific
+    completion_code: Optional[str] = None,  # prolific only (required there): the study's code
+    origin: Optional[str] = None,  # the requester's own origin the page is served from (two-layer)
+) -> Path:
+    "Write the task page for the spec file `spec_path` and the items CSV `items`; returns its path."
+    html_text = task_page(read_spec(spec_path), items, question, post, platform=platform,
+                          completion_code=completion_code, origin=origin)
     out = _output_file(out, inputs=(spec_path, items))
     _write_atomic((out, lambda tmp: tmp.write_text(html_text, encoding="utf-8")))
     return out
@@ -483,15 +494,21 @@ def page_file(spec_path, items, question: str, out, post: Optional[str] = None) 
 # %% ../nbs/07_cli.ipynb #d61cab61
 def _page_parser(sub) -> None:
     "The `page` sub-command."
+    from ldp_truth.browser import PLATFORMS  # here: the import cell is shared by all sub-commands
+
     g = _subcommand(
         sub,
         "page",
         "a self-contained task page: answers privatized in the browser",
-        "One self-contained HTML task page for a spec: the worker id from ?worker=, one question "
-        "per item, each answer randomized in the worker's browser before it is sent (a download or "
-        "--post URL) as worker,task,label,spec_hash.",
+        "One self-contained HTML task page for a spec: one question per item, each answer "
+        "randomized once in the worker's browser and kept (a retry sends the same label), sent as "
+        "worker,task,label,spec_hash. --platform plain: the worker from ?worker=, a download or "
+        "--post URL; mturk: MTurk's parameters, a form POST of assignmentId and task:<id> fields "
+        "to "
+        "turkSubmitTo/mturk/externalSubmit; prolific: PROLIFIC_PID, a POST to --post, then "
+        "Prolific's completion URL with --completion-code.",
         "ldp-truth page spec.json --items items.csv --question 'Is this smile genuine?' -o "
-        "task.html",
+        "task.html --platform prolific --post https://me.example/collect --completion-code C0DE",
     )
     g.add_argument("spec", metavar="SPEC.json", help="the spec, as `ldp-truth spec` writes it")
     g.add_argument(
@@ -499,9 +516,15 @@ def _page_parser(sub) -> None:
     )
     g.add_argument("--question", required=True, help="the question asked about every item")
     g.add_argument("--post", metavar="URL", help="POST the answers there (default: a download)")
+    g.add_argument("--platform", choices=PLATFORMS, default="plain",
+                   help="where the page runs (default: plain)")
+    g.add_argument("--completion-code", metavar="CODE", help="Prolific's completion code")
+    g.add_argument("--origin", metavar="URL",
+                   help="your own origin the page is served from (needed by two-layer)")
     g.add_argument("-o", "--output", required=True, metavar="TASK.html", help="output HTML file")
     g.set_defaults(run=lambda args: page_file(args.spec, args.items, args.question, args.output,
-                                              args.post))
+                                              args.post, args.platform, args.completion_code,
+                                              args.origin))
 
 # %% ../nbs/07_cli.ipynb #h47rc100
 def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False,
@@ -548,6 +571,7 @@ SUBCOMMANDS = (
     _spec_parser,
     _page_parser,
     _privatize_parser,
+    _collect_parser,
     _infer_parser,
     _plan_parser,
     _next_parser,

@@ -27,6 +27,43 @@ const REFUSED = {
 };
 
 export class SpecError extends Error {}
+export class StateError extends SpecError {}
+
+function badState(why) {
+  throw new StateError("the answers kept in this browser for these settings are damaged or were changed " +
+    `by another page (${why}); nothing can be sent safely: tell the requester`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Worker ids: the rule of Python's ldp_truth.spec.worker_id_problem, written again here (14_browser checks
+// that both give the same verdict). An id not in its normal form is refused, never normalised: "w1 " and
+// "w1" would otherwise be one worker to the server and two to the cap.
+
+export const WORKER_ID_MAX = 128;
+// What Python's str.strip() removes (str.isspace), and the categories Cc, Cf, Zl, Zp.
+const PY_SPACE = "[\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const AROUND = new RegExp(`^${PY_SPACE}|${PY_SPACE}$`);
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+// Why `worker` is not an id in normal form (NFC, stripped, no controls, 1–128 code points), or null; the
+// id is shown as Python's ascii escapes would show it (an invisible character made visible).
+export function workerIdProblem(worker) {
+  if (typeof worker !== "string") {
+    return `a worker id must be a string, not ${worker === null ? "null" : typeof worker}`;
+  }
+  const n = Array.from(worker).length;  // code points, as Python's len
+  if (n < 1 || n > WORKER_ID_MAX) {
+    return `a worker id has 1 to ${WORKER_ID_MAX} characters; this one has ${n}`;
+  }
+  if (AROUND.test(worker)) return `the worker id ${pyString(worker)} has white space around it`;
+  if (worker.normalize("NFC") !== worker) {
+    return `the worker id ${pyString(worker)} is not in Unicode normal form NFC`;
+  }
+  if (CONTROL.test(worker)) {
+    return `the worker id ${pyString(worker)} holds a control or format character`;
+  }
+  return null;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Canonical form and hash. The requester's hash covers every field but "hash"; recomputing it here is how
@@ -341,45 +378,132 @@ export class Client {
     return i;
   }
 
-  // The worker's stored state under this spec: answers given so far and, for two-layer, the first-layer
-  // draw, which must stay the same for all of a worker's answers (the guarantee is computed for one draw
-  // per worker: a fresh draw per page would let a worker's answers be averaged over many draws).
-  state(storage, worker) {
-    const key = `ldp_truth/${this.spec.hash}/${worker}`;
-    if (!this.channel.firstLayer && this.spec.max_answers === null) return { key, answers: 0, u: null };
-    let s;
-    try {
-      s = JSON.parse(storage.getItem(key) || "null");
-      if (s === null) {
-        s = { answers: 0, u: this.channel.firstLayer ? String(this.random.uint53()) : null };
-        storage.setItem(key, JSON.stringify(s));
-        if (storage.getItem(key) === null) throw new Error("storage keeps nothing");
-      }
-    } catch (e) {
-      fail(`this browser's storage is unavailable (${e.message}); the spec needs it to count answers ` +
-        "and keep a worker's first-layer draw");
-    }
-    return { key, ...s };
+  // The worker's state under this spec is kept in the browser's storage under one key: `drawn`, each answered
+  // task's perturbed label (the one draw for that task, sent again unchanged on a retry or a resubmission:
+  // re-sending a perturbed value costs no ε, RAPPOR's "permanent randomized response"; a fresh draw would let
+  // the draws be averaged), `acked`, the tasks whose labels a server acknowledged (or a saved file holds), and
+  // `u`, the two-layer first-layer draw (the guarantee is computed for one draw per worker). No raw choice is
+  // ever stored. Another page of the same origin can read and write this key (14_browser states what that
+  // costs), so what is read is checked before it is used, and a state that fails is refused, never repaired.
+  stateKey(worker) {
+    return `ldp_truth/${this.spec.hash}/${worker}`;
   }
 
-  // Perturb one worker's answers (labels, null = no answer) and return the labels to send: null stays
-  // unsent (but under rr-null every item is sent, NULL included). Refuses beyond max_answers.
-  privatize(worker, answers, storage) {
-    if (typeof worker !== "string" || worker === "") {
-      fail("a worker id is needed (?worker=… in the page's address)");
+  // The stored state, validated: { drawn: Map task → label, acked: [task], u: string | null }.
+  readState(storage, worker) {
+    let text;
+    try {
+      text = storage.getItem(this.stateKey(worker));
+    } catch (e) {
+      fail(`this browser's storage is unavailable (${e.message}); the page needs it to keep your answers`);
+    }
+    if (text === null) return { drawn: new Map(), acked: [], u: null };
+    let s;
+    try {
+      s = JSON.parse(text);
+    } catch (e) {
+      badState("it is not JSON");
+    }
+    return this.checkState(s);
+  }
+
+  // Types, labels among the spec's, a count within max_answers, acknowledged tasks among the drawn ones, and
+  // u a decimal integer in [0, 2^53) (two-layer only); anything else is refused with a StateError.
+  checkState(s) {
+    if (s === null || typeof s !== "object" || Array.isArray(s)) badState("it is not an object");
+    const fields = Object.keys(s).sort().join(",");
+    if (fields !== "acked,drawn,u") badState(`its fields are ${fields || "none"}, not acked, drawn, u`);
+    if (s.drawn === null || typeof s.drawn !== "object" || Array.isArray(s.drawn)) {
+      badState("drawn is not an object");
+    }
+    const drawn = new Map(Object.entries(s.drawn)), allowed = new Set(this.labels.map(String));
+    for (const label of drawn.values()) {
+      if (typeof label !== "string" || !allowed.has(label)) {
+        badState(`${JSON.stringify(label)} is not a label of these settings`);
+      }
+    }
+    const cap = this.spec.max_answers;
+    if (cap !== null && drawn.size > cap) badState(`it holds ${drawn.size} answers, beyond ${cap}`);
+    const acked = s.acked;
+    if (!Array.isArray(acked) || new Set(acked).size !== acked.length ||
+        acked.some((t) => typeof t !== "string" || !drawn.has(t))) {
+      badState("acked is not a list of distinct answered tasks");
+    }
+    const u = s.u;
+    if (!this.channel.firstLayer ? u !== null
+      : !(typeof u === "string" && /^(0|[1-9][0-9]{0,15})$/.test(u) && Number(u) < 9007199254740992)) {
+      badState("u is not what these settings keep");
+    }
+    return { drawn, acked: [...acked], u };
+  }
+
+  // Store the state, and check that the storage kept it (a storage that keeps nothing would re-draw).
+  writeState(storage, worker, s) {
+    const text = JSON.stringify({ drawn: Object.fromEntries(s.drawn), acked: s.acked, u: s.u });
+    try {
+      storage.setItem(this.stateKey(worker), text);
+      if (storage.getItem(this.stateKey(worker)) !== text) throw new Error("storage keeps nothing");
+    } catch (e) {
+      fail(`this browser's storage is unavailable (${e.message}); the page needs it to keep your answers`);
+    }
+  }
+
+  // The perturbed labels to send for `tasks` (distinct ids) given `answers` (labels; null = no answer, NULL
+  // under rr-null). A task drawn before gets its kept label (a new answer to it is ignored: the page locks
+  // it); a new answer is drawn once, and the draws are stored before anything is returned. Refuses, with
+  // nothing stored, beyond max_answers distinct tasks drawn (a draw counts once it exists: a server may
+  // store it and still answer 500). Tasks without an answer or a draw give null.
+  release(worker, tasks, answers, storage) {
+    const problem = workerIdProblem(worker);
+    if (problem !== null) fail(problem);
+    if (!Array.isArray(tasks) || tasks.length !== answers.length || new Set(tasks).size !== tasks.length ||
+        tasks.some((t) => typeof t !== "string")) {
+      fail("tasks must be distinct strings, one per answer");
     }
     const inputs = answers.map((a) => (a === null && this.spec.null === null ? null : this.index(a)));
-    const given = inputs.filter((x) => x !== null).length;
-    const s = this.state(storage, worker);
-    if (this.spec.max_answers !== null && s.answers + given > this.spec.max_answers) {
-      fail(`this spec allows ${this.spec.max_answers} answers per worker; ${s.answers} were already ` +
-        `given, so these ${given} would break its ε guarantee`);
+    const s = this.readState(storage, worker);
+    const fresh = tasks.filter((t, i) => inputs[i] !== null && !s.drawn.has(t)).length;
+    const cap = this.spec.max_answers;
+    if (cap !== null && s.drawn.size + fresh > cap) {
+      fail(`this spec allows ${cap} answers per worker; ${s.drawn.size} were already given, so these ` +
+        `${fresh} would break its ε guarantee`);
     }
-    if (this.spec.max_answers !== null) {
-      storage.setItem(s.key, JSON.stringify({ answers: s.answers + given, u: s.u }));
-    }
+    if (this.channel.firstLayer && s.u === null) s.u = String(this.random.uint53());
     const u = s.u === null ? 0 : Number(s.u);
-    return inputs.map((x) => (x === null ? null : this.labels[this.channel.draw(x, this.random, u)]));
+    tasks.forEach((t, i) => {
+      if (inputs[i] !== null && !s.drawn.has(t)) {
+        s.drawn.set(t, String(this.labels[this.channel.draw(inputs[i], this.random, u)]));
+      }
+    });
+    this.writeState(storage, worker, s);
+    return tasks.map((t) => (s.drawn.has(t) ? s.drawn.get(t) : null));
+  }
+
+  // Record that a server acknowledged `tasks` (or a saved file holds them): only now does the count move.
+  acknowledge(worker, tasks, storage) {
+    const s = this.readState(storage, worker);
+    for (const t of tasks) if (s.drawn.has(t) && !s.acked.includes(t)) s.acked.push(t);
+    this.writeState(storage, worker, s);
+  }
+
+  // What this worker has spent under this spec, computed from what runs: ε per answer times the distinct
+  // tasks released (acknowledged), and the ε that the drawn but unacknowledged ones may add.
+  spent(worker, storage) {
+    const s = this.readState(storage, worker), pending = s.drawn.size - s.acked.length;
+    return { released: s.acked.length, pending, epsilon: this.epsilon * s.acked.length,
+      epsilonPending: this.epsilon * pending, tasks: [...s.drawn.keys()] };
+  }
+
+  // Two-layer keeps a secret in storage (u, the first-layer draw): any page of the same origin can read it
+  // (every file:// page; a platform's shared content origin), and with it the answers have the one-layer ε
+  // at p_u instead of the two-layer ε. So it runs only on the origin the requester declared as their own.
+  checkOrigin(declared, actual) {
+    if (!this.channel.firstLayer) return;
+    if (typeof declared !== "string" || actual === "null" || actual !== declared) {
+      fail("the two-layer mechanism keeps a secret draw in this browser's storage, which every page of " +
+        `the same origin can read; it runs only on the requester's own origin (declared: ${declared}, ` +
+        `this page: ${actual})`);
+    }
   }
 
   // For audits where the code runs: n draws from every input symbol, each as a fresh worker (two-layer: a
