@@ -224,11 +224,11 @@ def _agreement_tail(counts: np.ndarray, pi: np.ndarray, observed: np.ndarray) ->
     return p
 
 
-def random_worker_test(A: Answers, labels: np.ndarray, channel: Optional[np.ndarray] = None):
-    """Per worker: agreements with `labels`, p-value under "answers independent of the truth",
-    and the p-value a perfect worker with the same answers would reach through `channel`.
+def random_worker_test(A: Answers, labels: np.ndarray):
+    """Per worker: agreements with `labels`, P(≥ them) if the answers were independent of the truth,
+    and P(≤ them) for a worker agreeing at the crowd's median rate.
 
-    Returns (agreement, p_random, p_perfect), arrays over A's worker index."""
+    Returns (agreement, p_random, p_typical), arrays over A's worker index."""
     K, W = A.n_classes, A.n_workers
     labelled = labels >= 0  # -1: a task without a label
     pi = np.bincount(labels[labelled], minlength=K) / max(int(labelled.sum()), 1)
@@ -236,9 +236,9 @@ def random_worker_test(A: Answers, labels: np.ndarray, channel: Optional[np.ndar
     counts = np.zeros((W, K), dtype=np.int64)
     np.add.at(counts, (A.worker[on], A.value[on]), 1)
     agree = np.bincount(A.worker[on], weights=labels[A.task[on]] == A.value[on], minlength=W)
-    keep = np.ones(K) if channel is None else np.diag(np.asarray(channel))[:K]
-    perfect = counts.sum(1) * float(pi @ keep)  # expected agreements of a worker always right
-    return agree, _agreement_tail(counts, pi, agree), _agreement_tail(counts, pi, perfect)
+    n = counts.sum(1)
+    rate = np.median(agree[n > 0] / n[n > 0]) if (n > 0).any() else 0.0  # the typical worker's
+    return agree, _agreement_tail(counts, pi, agree), stats.binom.cdf(agree, n, rate)
 
 # %% ../nbs/07b_cli_infer.ipynb #h49cw102
 def _epsilon_spent(table: pd.DataFrame, workers: np.ndarray, spec: Optional[dict]):
@@ -249,16 +249,16 @@ def _epsilon_spent(table: pd.DataFrame, workers: np.ndarray, spec: Optional[dict
     return mechanism_from_spec(spec).epsilon_worker(released.to_numpy())
 
 
-def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict],
-                 channel: Optional[np.ndarray] = None, method: str = "",
+def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict], method: str = "",
                  alpha: float = ALPHA_RANDOM) -> pd.DataFrame:
     "A row per worker of a categorical fit `agg`: answers, skills_, ε spent, test, Approve/Reject."
-    agree, p, p_perfect = random_worker_test(A, np.asarray(agg.labels_), channel)
+    agree, p, p_typical = random_worker_test(A, np.asarray(agg.labels_))
     n = np.bincount(A.worker, minlength=A.n_workers)
     flagged = p > alpha
-    decided = ~flagged | (p_perfect <= alpha)
-    reason = [f"Answers indistinguishable from random: {int(a)} of {m} agree with the consensus "
-              f"(p = {q:.2g} that a random worker agrees as often)" for a, m, q in zip(agree, n, p)]
+    decided = ~flagged | (p_typical <= alpha)
+    reason = [f"Answers indistinguishable from random and below the crowd's: {int(a)} of {m} agree "
+              f"with the consensus (p = {q:.2g} that a random worker agrees as often)"
+              for a, m, q in zip(agree, n, p)]
     df = pd.DataFrame({
         "worker": A.workers, "answers": n, "skills_": np.asarray(agg.skills_, dtype=float),
         "epsilon_spent": _epsilon_spent(table, np.asarray(A.workers), spec),
@@ -270,8 +270,8 @@ def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict],
     print(f"ldp-truth infer: note: --workers: skills_ of --method {method} is {meaning}; "
           f"{int(flagged.sum())} of {len(df)} worker(s) indistinguishable from random "
           f"(p > {alpha:g}), "
-          f"{int((~decided).sum())} of them left to you (too few answers through this channel for "
-          "even a perfect worker to be told apart)", file=sys.stderr)
+          f"{int((~decided).sum())} of them left to you (not below the crowd's typical worker "
+          "either: too few answers, or too much noise, to tell)", file=sys.stderr)
     return df
 
 # %% ../nbs/07b_cli_infer.ipynb #26bd7e4c
@@ -370,7 +370,7 @@ def infer_file(
     _report_gold(gold, df, A)
     if workers is not None:
         declared = read_spec(spec) if spec is not None else (read_sidecar(src) or {}).get("spec")
-        _write_frame(worker_table(agg, A, table, declared, matrix, method), workers)
+        _write_frame(worker_table(agg, A, table, declared, method), workers)
     df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order

@@ -151,7 +151,11 @@ def read_mturk(path, duplicates: str = "error") -> PlatformExport:
     })
     unreadable = long["label"].isna()
     dropped["ambiguous or unreadable answers"] = int(unreadable.sum())
-    long = long[~unreadable]
+    fields = np.tile(np.asarray(wide.columns, dtype=str), len(df))
+    unshown = (np.char.startswith(fields, "task:") & (long["label"] == "").to_numpy())
+    if unshown.any():  # the task page's form: one field per item of the HIT
+        dropped["task:<id> fields left empty (the item was not in that HIT)"] = int(unshown.sum())
+    long = long[~unreadable & ~unshown]
     return _finish(long, pd.Series(dtype=object), "mturk", dropped, duplicates)
 
 # %% ../nbs/00b_platforms.ipynb #ea035cec
