@@ -212,21 +212,39 @@ def _report_gold(gold: pd.Series, labels: pd.DataFrame, A: Answers) -> Optional[
 ALPHA_RANDOM = 0.01  # a worker whose agreement has p above this is indistinguishable from random
 
 
-def _agreement_tail(counts: np.ndarray, pi: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    "P(X ≥ observed) for X = Σ_k Binomial(counts[w, k], π_k), per worker w (exact convolution)."
-    p = np.ones(len(counts))
-    for w in range(len(counts)):  # workers, not answers: one pmf of at most their answers + 1
-        pmf = np.ones(1)
-        for n, q in zip(counts[w], pi):
-            if n:
-                pmf = np.convolve(pmf, stats.binom.pmf(np.arange(n + 1), n, q))
-        p[w] = min(1.0, pmf[int(np.ceil(observed[w] - 1e-9)):].sum())
-    return p
+def _agreement_tail(counts: np.ndarray, pi: np.ndarray, observed: np.ndarray,
+                    chunk: int = 4096) -> np.ndarray:
+    "P(X ≥ observed) for X = Σ_k Binomial(counts[w, k], π_k), per worker w (the exact pmf, by FFT)."
+    L = int(counts.sum(1).max(initial=0)) + 1  # X takes the values 0 .. L-1
+    z = np.exp(-2j * np.pi * np.arange(L) / L)  # where the generating function is read (ifft: +)
+    base = 1 - np.clip(pi, 1e-12, 1)[:, None] * (1 - z[None, :])  # (K, L): one answer of class k
+    p = np.empty(len(counts))
+    for s in range(0, len(counts), chunk):  # chunks of workers: memory chunk × L, not workers × L
+        c = counts[s:s + chunk]
+        pmf = np.fft.ifft(np.prod(base[None] ** c[:, :, None], axis=1), axis=1).real
+        tail = np.cumsum(np.clip(pmf, 0, None)[:, ::-1], axis=1)[:, ::-1]  # P(X ≥ j)
+        j = np.ceil(observed[s:s + chunk] - 1e-9).astype(np.int64)
+        p[s:s + chunk] = np.where(j < L, tail[np.arange(len(c)), np.minimum(j, L - 1)], 0.0)
+    return np.minimum(p, 1.0)
 
 
-def random_worker_test(A: Answers, labels: np.ndarray):
+def _benjamini_hochberg(p: np.ndarray, alpha: float) -> np.ndarray:
+    "Which of the p-values `p` are rejected with the false discovery rate held at `alpha` (BH)."
+    order = np.argsort(p)
+    below = p[order] <= alpha * np.arange(1, len(p) + 1) / max(len(p), 1)
+    k = np.flatnonzero(below).max(initial=-1) + 1  # the k smallest are rejected
+    out = np.zeros(len(p), dtype=bool)
+    out[order[:k]] = True
+    return out
+
+
+def random_worker_test(
+    A: Answers,  # the categorical answers that were fitted
+    labels: np.ndarray,  # the inferred class index per task of A (-1: a task without a label)
+):
     """Per worker: agreements with `labels`, P(≥ them) if the answers were independent of the truth,
-    and P(≤ them) for a worker agreeing at the crowd's median rate.
+    and P(≤ them) for a worker agreeing halfway between chance (its own answers' null rate) and the
+    crowd's median rate (the reference a rejection must fall below).
 
     Returns (agreement, p_random, p_typical), arrays over A's worker index."""
     K, W = A.n_classes, A.n_workers
@@ -237,8 +255,10 @@ def random_worker_test(A: Answers, labels: np.ndarray):
     np.add.at(counts, (A.worker[on], A.value[on]), 1)
     agree = np.bincount(A.worker[on], weights=labels[A.task[on]] == A.value[on], minlength=W)
     n = counts.sum(1)
-    rate = np.median(agree[n > 0] / n[n > 0]) if (n > 0).any() else 0.0  # the typical worker's
-    return agree, _agreement_tail(counts, pi, agree), stats.binom.cdf(agree, n, rate)
+    chance = (counts @ pi) / np.maximum(n, 1)  # each worker's agreement rate under H0
+    median = np.median(agree[n > 0] / n[n > 0]) if (n > 0).any() else 0.0
+    halfway = np.clip((chance + max(median, 0.0)) / 2, chance, 1.0)
+    return agree, _agreement_tail(counts, pi, agree), stats.binom.cdf(agree, n, halfway)
 
 # %% ../nbs/07b_cli_infer.ipynb #h49cw102
 def _epsilon_spent(table: pd.DataFrame, workers: np.ndarray, spec: Optional[dict]):
@@ -249,14 +269,21 @@ def _epsilon_spent(table: pd.DataFrame, workers: np.ndarray, spec: Optional[dict
     return mechanism_from_spec(spec).epsilon_worker(released.to_numpy())
 
 
-def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict], method: str = "",
-                 alpha: float = ALPHA_RANDOM) -> pd.DataFrame:
+def worker_table(
+    agg,  # a fitted categorical aggregator: its labels_ and skills_ are read
+    A: Answers,  # the answers it was fitted on
+    table: pd.DataFrame,  # the rows read (NULL reports included): each worker's released answers
+    spec: Optional[dict],  # the spec the answers were made under (None: ε spent is unknown)
+    method: str = "",  # the --method name, for the note on what skills_ means
+    alpha: float = ALPHA_RANDOM,  # the level of the random-worker test and of the rejection
+) -> pd.DataFrame:
     "A row per worker of a categorical fit `agg`: answers, skills_, ε spent, test, Approve/Reject."
-    agree, p, p_typical = random_worker_test(A, np.asarray(agg.labels_))
+    agree, p, p_weak = random_worker_test(A, np.asarray(agg.labels_))
     n = np.bincount(A.worker, minlength=A.n_workers)
     flagged = p > alpha
-    decided = ~flagged | (p_typical <= alpha)
-    reason = [f"Answers indistinguishable from random and below the crowd's: {int(a)} of {m} agree "
+    decided = ~flagged.copy()
+    decided[flagged] = _benjamini_hochberg(p_weak[flagged], alpha)  # at most α of rejections wrong
+    reason = [f"Answers indistinguishable from random, below the crowd's: {int(a)} of {m} agree "
               f"with the consensus (p = {q:.2g} that a random worker agrees as often)"
               for a, m, q in zip(agree, n, p)]
     df = pd.DataFrame({
@@ -270,7 +297,7 @@ def worker_table(agg, A: Answers, table: pd.DataFrame, spec: Optional[dict], met
     print(f"ldp-truth infer: note: --workers: skills_ of --method {method} is {meaning}; "
           f"{int(flagged.sum())} of {len(df)} worker(s) indistinguishable from random "
           f"(p > {alpha:g}), "
-          f"{int((~decided).sum())} of them left to you (not below the crowd's typical worker "
+          f"{int((~decided).sum())} of them left to you (not below halfway to the crowd's median "
           "either: too few answers, or too much noise, to tell)", file=sys.stderr)
     return df
 
