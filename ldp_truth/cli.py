@@ -527,8 +527,13 @@ def _page_parser(sub) -> None:
                                               args.origin))
 
 # %% ../nbs/07_cli.ipynb #h47rc100
-def received_file(src, spec=None, alpha: float = 0.01, strict: bool = False,
-                  fmt: str = "csv") -> pd.DataFrame:
+def received_file(
+    src,  # the private answers: worker,task,label,spec_hash (or a platform's export, with `fmt`)
+    spec=None,  # the spec file they were made under (default: the JSON file beside `src`)
+    alpha: float = 0.01,  # the false-alarm rate
+    strict: bool = False,  # refuse (exit status 2) on an alarm instead of a warning
+    fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
+) -> pd.DataFrame:
     "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
     table, _, fmt = _read_input(src, fmt, (HASH_COLUMN,), who="check-received")
     table = table if fmt == "csv" else _platform_hash(table, src, spec, "check-received")
