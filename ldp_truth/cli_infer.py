@@ -246,7 +246,7 @@ def random_worker_test(
     and P(≤ them) for a worker agreeing halfway between chance (its own answers' null rate) and the
     crowd's median rate (the reference a rejection must fall below).
 
-    Returns (agreement, p_random, p_typical), arrays over A's worker index."""
+    Returns (agreement, p_random, p_halfway), arrays over A's worker index."""
     K, W = A.n_classes, A.n_workers
     labelled = labels >= 0  # -1: a task without a label
     pi = np.bincount(labels[labelled], minlength=K) / max(int(labelled.sum()), 1)
