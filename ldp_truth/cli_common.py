@@ -144,12 +144,15 @@ def _table(df: pd.DataFrame, path, extra: tuple = (), duplicates: str = "refuse"
     return _dedupe(df, path, duplicates)
 
 # %% ../nbs/07a_cli_common.ipynb #h49cw001
-def _worker_ids(workers: pd.Series, path) -> None:
-    "Refuse a file whose worker ids `spec.worker_id_problem` refuses: the count and the first row."
+def _worker_ids(workers: pd.Series, path, rows: bool = True) -> None:
+    "Refuse ids `spec.worker_id_problem` refuses: the count and the first (its row, if `rows`)."
     text = pd.api.types.is_object_dtype(workers) or pd.api.types.is_string_dtype(workers)
     ids = workers if text else workers.astype(str)  # Parquet ids may be numbers: their text is used
     problems = ids.map(worker_id_problem)
     bad = np.flatnonzero(problems.notna().to_numpy())
+    if len(bad) and not rows:  # distinct ids of a Parquet folder: no row to point at
+        raise UsageError(f"{path}: {len(bad)} worker id(s) not in normal form, the first: "
+                         f"{problems.iloc[bad[0]]}; ids are compared exactly: fix them first")
     if len(bad):
         raise UsageError(
             f"{path}: {len(bad)} row(s) hold a worker id not in normal form; the first is row "

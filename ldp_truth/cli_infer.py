@@ -24,7 +24,8 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   _spec_kind, _subcommand, _table, UsageError, _warn_seeded,
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
                                   received_check, unmark, beyond_cap,
-                                  SEEDED_MARK, _duplicates_option, _format_option, _read_input)
+                                  SEEDED_MARK, _duplicates_option, _format_option, _read_input,
+                                  _worker_ids)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -490,6 +491,8 @@ def _parquet_checks(src, spec_path, simulation: bool, over_cap: str) -> list:
     import pyarrow.dataset as pds
 
     data = pds.dataset(str(src), format="parquet")
+    for batch in data.to_batches(columns=["worker"]):  # the one worker-id rule, id by distinct id
+        _worker_ids(pd.Series(pc.unique(batch.column(0)).to_pylist()), src, rows=False)
     spec = read_spec(spec_path) if spec_path is not None else None
     if HASH_COLUMN not in data.schema.names:
         if spec is not None:
