@@ -277,6 +277,7 @@ def worker_table(
     spec: Optional[dict],  # the spec the answers were made under (None: ε spent is unknown)
     method: str = "",  # the --method name, for the note on what skills_ means
     alpha: float = ALPHA_RANDOM,  # the level of the random-worker test and of the rejection
+    gold: Optional[pd.Series] = None,  # known labels by task id (a platform's): counted per worker
 ) -> pd.DataFrame:
     "A row per worker of a categorical fit `agg`: answers, skills_, ε spent, test, Approve/Reject."
     agree, p, p_weak = random_worker_test(A, np.asarray(agg.labels_))
@@ -294,6 +295,12 @@ def worker_table(
         "Approve": np.where(~flagged, "x", ""),
         "Reject": np.where(flagged & decided, reason, ""),
     })
+    if gold is not None and not gold.empty:  # answers on known tasks: how many, how many equal
+        answers = A.to_frame().astype(str)
+        known = answers.task.map(gold.astype(str))
+        on = answers.assign(right=answers.label == known)[known.notna()].groupby("worker").right
+        df["gold_answers"] = df.worker.astype(str).map(on.size()).fillna(0).astype(int)
+        df["gold_right"] = df.worker.astype(str).map(on.sum()).fillna(0).astype(int)
     meaning = getattr(type(agg), "_attribute_docs", {}).get("skills_", "the fitted skills_")
     print(f"ldp-truth infer: note: --workers: skills_ of --method {method} is {meaning}; "
           f"{int(flagged.sum())} of {len(df)} worker(s) indistinguishable from random "
@@ -398,7 +405,7 @@ def infer_file(
     _report_gold(gold, df, A)
     if workers is not None:
         declared = read_spec(spec) if spec is not None else (read_sidecar(src) or {}).get("spec")
-        _write_frame(worker_table(agg, A, table, declared, method), workers)
+        _write_frame(worker_table(agg, A, table, declared, method, gold=gold), workers)
     df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
