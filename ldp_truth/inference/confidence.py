@@ -142,9 +142,9 @@ def bootstrap_accuracy(
     answers: Answers,  # the answers it was fitted on (perturbed ones: what the server saw)
     B: int = 10,  # simulated collections; each costs one fit
     level: float = 0.9,  # the interval's level
-    rng: RngLike = None,
+    rng: RngLike = None,  # None, a seed or a Generator: draws the simulated collections
 ) -> BootstrapEstimate:
-    "The labels' accuracy corrected for the fit's optimism by a parametric bootstrap (see above)."
+    "A `BootstrapEstimate`: the accuracy corrected for the fit's optimism (parametric bootstrap)."
     if not isinstance(answers, Answers) or answers.kind != "categorical":
         raise TypeError(
             f"answers must be categorical ldp_truth.data.Answers, got {type(answers).__name__}"
