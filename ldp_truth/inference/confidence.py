@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import warnings
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -88,7 +88,8 @@ def _draw_rows(W: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.minimum((c < rng.random(len(W))[:, None] * c[:, -1:]).sum(1), W.shape[1] - 1)
 
 
-class BootstrapEstimate(NamedTuple):
+@dataclass(frozen=True)
+class BootstrapEstimate:
     "`bootstrap_accuracy`'s result: the corrected estimate, its interval, and what went into them."
 
     estimate: float  # the naive estimate minus the optimism measured on the simulated collections
