@@ -107,21 +107,31 @@ def judge_cell(ds, name: str, eps: float, trials: range, n_gold: int) -> list:
     return rows
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+def grid_parser(doc: str, out: Path) -> argparse.ArgumentParser:
+    "The grid scripts' arguments: --out, --part i/n, --trials."
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--part", default="0/1", help="i/n: every n-th cell from the i-th")
     ap.add_argument("--trials", type=int, default=20)
+    return ap
+
+
+def main():
+    ap = grid_parser(__doc__, DEFAULT_OUT)
     ap.add_argument("--gold", type=int, default=30, help="gold tasks per perturbation (≤ a quarter of the truth)")
     args = ap.parse_args()
-    i, n = map(int, args.part.split("/"))
-    cells = [(d, e) for d in judged_datasets() for e in GRID_EPS][i::n]
-    for name, eps in cells:
-        if args.out.exists() and ((old := pd.read_csv(args.out)).dataset.eq(name) & old.epsilon.eq(eps)).any():
+    run_grid(args.out, args.part,
+             lambda name, eps: judge_cell(load_dataset(name), name, eps, range(args.trials), args.gold))
+
+
+def run_grid(out: Path, part: str, judge) -> None:
+    "Append `judge(name, ε)`'s rows to `out` for every grid cell of `part` (i/n) not already there."
+    i, n = map(int, part.split("/"))
+    for name, eps in [(d, e) for d in judged_datasets() for e in GRID_EPS][i::n]:
+        if out.exists() and ((old := pd.read_csv(out)).dataset.eq(name) & old.epsilon.eq(eps)).any():
             continue
         start = time.perf_counter()
-        df = pd.DataFrame(judge_cell(load_dataset(name), name, eps, range(args.trials), args.gold))
-        df.to_csv(args.out, mode="a", header=not args.out.exists(), index=False)
+        pd.DataFrame(judge(name, eps)).to_csv(out, mode="a", header=not out.exists(), index=False)
         print(f"{name} ε={eps}: {time.perf_counter() - start:.0f} s", flush=True)
 
 

@@ -5,7 +5,9 @@
 # %% ../../nbs/03i_confidence.ipynb #7e959900
 from __future__ import annotations
 
+import copy
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -16,8 +18,8 @@ from .dawid_skene import DawidSkene
 from ..kernels import EPS
 
 # %% auto #0
-__all__ = ['PILOT_MIN_TASKS', 'reliability', 'expected_calibration_error', 'temper', 'fit_temperature', 'resample_collection',
-           'predict_accuracy', 'cheapest', 'next_tasks', 'estimate_or_nan']
+__all__ = ['PILOT_MIN_TASKS', 'reliability', 'expected_calibration_error', 'temper', 'fit_temperature', 'BootstrapEstimate',
+           'bootstrap_accuracy', 'resample_collection', 'predict_accuracy', 'cheapest', 'next_tasks', 'estimate_or_nan']
 
 # %% ../../nbs/03i_confidence.ipynb #76443e0d
 def _confidence_rows(proba, truth) -> tuple:
@@ -79,13 +81,89 @@ def fit_temperature(proba, gold) -> float:
     nll = lambda logT: -np.log(temper(P[G], np.exp(logT))[np.arange(G.sum()), g[G]]).sum()
     return float(np.exp(minimize_scalar(nll, bounds=(-np.log(20), np.log(20)), method="bounded").x))
 
-# %% ../../nbs/03i_confidence.ipynb #766ee834
+# %% ../../nbs/03i_confidence.ipynb #b9fe062d
 def _draw_rows(W: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     "One draw per row of the row-stochastic W (inverse CDF)."
     c = np.cumsum(W, 1)
     return np.minimum((c < rng.random(len(W))[:, None] * c[:, -1:]).sum(1), W.shape[1] - 1)
 
 
+@dataclass(frozen=True)
+class BootstrapEstimate:
+    "`bootstrap_accuracy`'s result: the corrected estimate, its interval, and what went into them."
+
+    estimate: float  # the naive estimate minus the optimism measured on the simulated collections
+    interval: tuple  # (lo, hi): the `level` interval from the simulated gaps' spread
+    naive: float  # the mean of proba_ at labels_ (`accuracy_estimate_`)
+    optimism: float  # the mean (naive − true accuracy) over the simulated collections
+    temperature: float  # the T that calibrates proba_ on the simulated collections (`temper`)
+
+
+def _observed_confusion(fit, A: Answers) -> np.ndarray:
+    "Workers × K × symbols: the fit's confusion of the answers it saw (soft counts if it has none)."
+    O = getattr(fit, "observed_confusion_", None)
+    if O is None:  # one soft M-step from proba_: Pr(answer l | truth k) per worker
+        P = np.nan_to_num(np.asarray(fit.proba_, dtype=np.float64))
+        K = P.shape[1]
+        O = np.full((A.n_workers, K, A.n_classes), 0.01)
+        np.add.at(O, (A.worker, slice(None), A.value), P[A.task])
+        O /= O.sum(2, keepdims=True)
+    K = np.asarray(fit.proba_).shape[1]
+    if O.shape[1:] != (K, A.n_classes) or len(O) != A.n_workers:
+        raise ValueError(
+            f"answers do not match the fit: {A.n_workers} workers × {A.n_classes} symbols against "
+            f"a fitted confusion of shape {O.shape}; pass the answers the aggregator was fitted on"
+        )
+    return O
+
+
+def _refit_copy(fit):
+    "A copy of the aggregator's settings that refits without re-choosing a model (`auto`)."
+    twin = copy.copy(fit)
+    if getattr(fit, "model", None) == "auto" and getattr(fit, "model_", None) is not None:
+        twin.model = fit.model_  # the fit's choice: re-choosing would cost B × folds fits
+    return twin
+
+
+def _simulated_gap(fit, A: Answers, O: np.ndarray, seen: np.ndarray, rng) -> tuple:
+    "A collection drawn from the fit (same layout): its refit's (naive − accuracy, proba_, truth)."
+    P = np.nan_to_num(np.asarray(fit.proba_, dtype=np.float64))
+    z = _draw_rows(np.where(seen[:, None], P, 1.0), rng)  # an answered task's truth ~ posterior
+    S = Answers(A.worker, A.task, _draw_rows(O[A.worker, z[A.task]], rng),
+                n_workers=A.n_workers, n_tasks=A.n_tasks, n_classes=A.n_classes)
+    twin = _refit_copy(fit).fit(S)
+    s = twin.labels_ >= 0
+    Q = np.asarray(twin.proba_, dtype=np.float64)[s]
+    gap = Q[np.arange(s.sum()), twin.labels_[s]].mean() - (twin.labels_[s] == z[s]).mean()
+    return gap, Q, z[s]
+
+
+def bootstrap_accuracy(
+    fit,  # a fitted categorical aggregator with proba_ (DawidSkene through a channel too)
+    answers: Answers,  # the answers it was fitted on (perturbed ones: what the server saw)
+    B: int = 10,  # simulated collections; each costs one fit
+    level: float = 0.9,  # the interval's level
+    rng: RngLike = None,  # None, a seed or a Generator: draws the simulated collections
+) -> BootstrapEstimate:
+    "A `BootstrapEstimate`: the accuracy corrected for the fit's optimism (parametric bootstrap)."
+    if not isinstance(answers, Answers) or answers.kind != "categorical":
+        raise TypeError(
+            f"answers must be categorical ldp_truth.data.Answers, got {type(answers).__name__}"
+        )
+    B, rng = check_count(B, "B", minimum=2), as_generator(rng)
+    naive, _ = fit.estimate_accuracy(level=level)  # checks proba_ (one-hot or absent: an error)
+    O, seen = _observed_confusion(fit, answers), np.asarray(fit.labels_) >= 0
+    gaps, probas, truths = zip(*(_simulated_gap(fit, answers, O, seen, rng) for _ in range(B)))
+    gaps = np.asarray(gaps)
+    optimism, spread = gaps.mean(), gaps.std(ddof=1) * np.sqrt(1 + 1 / B)  # + the mean's own error
+    est = float(np.clip(naive - optimism, 0.0, 1.0))
+    half = float(np.sqrt(2) * _erfinv(check_real(level, "level"))) * spread
+    T = fit_temperature(np.concatenate(probas), np.concatenate(truths))
+    return BootstrapEstimate(est, (float(max(est - half, 0.0)), float(min(est + half, 1.0))), naive,
+                             float(optimism), T)
+
+
+# %% ../../nbs/03i_confidence.ipynb #766ee834
 def resample_collection(
     pilot: Answers, n_tasks: int, answers_per_task: int, rng: np.random.Generator
 ) -> tuple:
