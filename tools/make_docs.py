@@ -70,6 +70,9 @@ import nbdev.showdoc
 
 from ldp_truth.data import param_comments
 
+sys.path.insert(0, str(Path(__file__).parent))
+from site_build import execute_pages, cli_reference, replace_cli_table, search_index, patch_search  # noqa: E402
+
 
 _nbdev_runs_for_docs = processors._do_eval
 
@@ -159,6 +162,7 @@ def sidebar(proc: Path, nbs: Path, api: list[str]) -> str:
         groups[group].append(nb.name)
     rank = lambda f: (GUIDE.index(Path(f).stem) if Path(f).stem in GUIDE else len(GUIDE), f)
     groups["Guide"].sort(key=rank)
+    groups["Command line"].append("cli_reference.md")
     lines = ["website:", "  page-navigation: true", "  sidebar:", "    contents:"]
     for title, files in groups.items():
         lines += [f"      - section: \"{title}\"", "        contents:"] + [f"          - {f}" for f in files]
@@ -324,6 +328,18 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
     return re.sub(rf'<p><a href="{re.escape(git_url)}/blob/[^"]*"[^>]*>source</a></p>\s*', "", page)
 
 
+NESTED_LINK = re.compile(r'\[<a href="[^"]*"[^>]*>(.*?)</a>\]\(([^)\s]+)\)', flags=re.S)
+
+
+def unnest_links(page: str) -> str:
+    "A Markdown link around a name nbdev had already linked (`[`Answers`](00_data.ipynb)`) as one link, not text."
+    def one(m: re.Match) -> str:
+        href = re.sub(r"^nbs/", "", m.group(2))
+        href = re.sub(r"\.(ipynb|md)(?=$|#)", ".html", href)
+        return f'<a href="{href}">{m.group(1)}</a>'
+    return NESTED_LINK.sub(one, page)
+
+
 LETTER = "A-Za-zα-ωΑ-Ωℓ"
 POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+)")
 INDEX = re.compile(rf"(?<![A-Za-z0-9_.])([{LETTER}])_(\{{[^{{}}]*\}}|[{LETTER}0-9]{{1,2}})(?![A-Za-z0-9_])")
@@ -371,12 +387,14 @@ SEARCH_FETCH = 'const r = await fetch(offset + "search.json");\n      index = aw
 def offline_assets(out: Path) -> None:
     "Search from `file://` (the index as a script, not fetched) and no web font: nothing the site needs is remote."
     shutil.copy(Path(__file__).with_name("fit.js"), out / "fit.js")
+    entries = search_index(json.loads((out / "search.json").read_text()))
+    (out / "search.json").write_text(json.dumps(entries, ensure_ascii=False))
     (out / "search.js").write_text("window.SEARCH_INDEX = " + (out / "search.json").read_text() + ";\n")
     js = out / "site_libs" / "smalldocs.js"
     text = js.read_text()
     if SEARCH_FETCH not in text: raise RuntimeError("smalldocs.js: the search index fetch changed; update SEARCH_FETCH")
-    js.write_text(text.replace(SEARCH_FETCH, "index = window.SEARCH_INDEX || await (await fetch(offset + "
-                                             '"search.json")).json();'))
+    js.write_text(patch_search(text.replace(SEARCH_FETCH, "index = window.SEARCH_INDEX || await (await fetch("
+                                                          'offset + "search.json")).json();')))
     for css in (out / "site_libs").rglob("*.css"):
         css.write_text(re.sub(r"@import\s+url\([^)]*https?:[^)]*\)[^;]*;", "", css.read_text()))
 
@@ -393,7 +411,7 @@ def finish_site(out: Path) -> dict[str, int]:
         page = page.replace('<script src="site_libs/smalldocs.js"', '<script src="search.js"></script>'
                             '<script src="fit.js" defer></script><script src="site_libs/smalldocs.js"', 1)
         page = re.sub(r'(<span class="navbar-title">[^<]*</span>)', r"\1" + version, page, count=1)
-        p.write_text(localize_links(page, pages, doc_url(), cfg.git_url.rstrip("/")))
+        p.write_text(unnest_links(localize_links(page, pages, doc_url(), cfg.git_url.rstrip("/"))))
     return counts
 
 
@@ -498,10 +516,10 @@ def code_cells(nbs: Path) -> list[tuple[str, str]]:
 
 
 def examples(cells: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
-    "The example cells, by each name their first line gives (`# Example: Answers, Dataset`): (code, notebook)."
+    "The example cells, by each name their first line gives (`# Example: Answers, Dataset`), checks left out."
     found = {}
     for nb, src in cells:
-        if m := EXAMPLE.match(src):
+        if (m := EXAMPLE.match(src)) and not CHECK.search(src):
             body = "\n".join(l for l in src.splitlines()[1:] if not l.startswith("#|")).strip()
             for name in re.split(r"[,\s]+", m.group(1).strip()): found.setdefault(name, (body, nb))
     return found
@@ -510,8 +528,9 @@ def examples(cells: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
 def example_for(name: str, cells: list[tuple[str, str]], found: dict, limit: int = 15) -> tuple[str, str] | None:
     "`name`'s example cell, else the shortest cell of the notebooks (≤ `limit` lines) that calls it: (code, notebook)."
     if name in found: return found[name]
-    calls = [(len(src.splitlines()), nb, src) for nb, src in cells
-             if re.search(rf"(?<![\w.]){re.escape(name)}[(.]", src) and len(src.splitlines()) <= limit]
+    calls = [(len(src.splitlines()), nb, src) for nb, src in cells   # a check (`test_fail(...)`) is no example
+             if re.search(rf"(?<![\w.]){re.escape(name)}[(.]", src) and len(src.splitlines()) <= limit
+             and not CHECK.search(src)]
     if not calls: return None
     _, nb, src = min(calls)
     return "\n".join(l for l in src.splitlines() if not l.startswith("#|")).strip(), nb
@@ -519,6 +538,11 @@ def example_for(name: str, cells: list[tuple[str, str]], found: dict, limit: int
 
 def methods(cls) -> list[tuple[str, object]]:
     "The public methods and properties a reader calls on `cls`, its bases' in the library included."
+    return [(n, m) for n, m, _ in owned_methods(cls)]
+
+
+def owned_methods(cls) -> list[tuple[str, object, type]]:
+    "The public methods and properties of `cls` (its library bases' included), each with the class defining it."
     lib = cls.__module__.split(".")[0]
     out = {}
     for klass in reversed(cls.__mro__):
@@ -526,8 +550,32 @@ def methods(cls) -> list[tuple[str, object]]:
         for n, v in vars(klass).items():
             if n.startswith("_") or not (inspect.isfunction(v) or isinstance(v, (property, classmethod, staticmethod))):
                 continue
-            out[n] = v.__func__ if isinstance(v, (classmethod, staticmethod)) else v
-    return sorted(out.items())
+            out[n] = (v.__func__ if isinstance(v, (classmethod, staticmethod)) else v, klass)
+    return sorted((n, m, k) for n, (m, k) in out.items())
+
+
+def entry_home(klass: type) -> str:
+    "The API page (`api_inference_core.html`) holding `klass`'s own entry, or '' when it has none (not public)."
+    module = klass.__module__
+    try: public = klass.__name__ in getattr(importlib.import_module(module), "__all__", [])
+    except ImportError: return ""
+    return f"{api_file(module)}.html" if public else ""
+
+
+def chapter_of(f) -> str:
+    "The chapter page (nbdev's name, `partial_fit.html`) where the function `f` is written, or ''."
+    f = getattr(f, "fget", f)
+    module, qual = getattr(f, "__module__", ""), getattr(f, "__qualname__", "")
+    index = importlib.import_module(f"{get_config().lib_name}._modidx").d["syms"]
+    page = index.get(module, {}).get(f"{module}.{qual}")
+    return page[0].split("#")[0] if page else ""
+
+
+def returns_comment(f) -> str:
+    "The docments comment on `f`'s return annotation (`) -> T: # what it returns`), or ''."
+    from fastcore.docments import docments
+    try: return (docments(getattr(f, "fget", f)) or {}).get("return") or ""
+    except (TypeError, OSError, SyntaxError, ValueError, IndexError): return ""
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -548,12 +596,12 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
     try: params = [p for p in inspect.signature(f).parameters.values() if p.name not in ("self", "cls")] if f else []
     except (TypeError, ValueError): params = []
     if params: out += [table("Parameters", [(parameter_text(p), comments.get(p.name, "")) for p in params]), ""]
+    if not inspect.isclass(obj) and (ret := returns_comment(obj)): out += [returns_html(obj, ret), ""]
     if inspect.isclass(obj):
         if attrs := getattr(obj, "_attribute_docs", None): out += [table("Attributes", list(attrs.items())), ""]
-        if ms := methods(obj):
-            rows = "".join(f'<li><a href="#{name}.{n}"><code>{n}</code></a> — {doc_html(summary(m).split(chr(10))[0])}</li>'
-                           for n, m in ms)
-            out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">{rows}</ul></div>', ""]
+        if ms := owned_methods(obj):
+            out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">'
+                    f'{"".join(method_item(obj, n, m, k) for n, m, k in ms)}</ul></div>', ""]
     example = example_for(name, cells, found) if inspect.isclass(obj) else found.get(name)
     if example:
         code, nb = example
@@ -563,10 +611,44 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
     papers = paper_link(summary(obj) + " " + module)
     out += [f'<p class="api-source">Paper: {papers}. ' if papers else '<p class="api-source">', f"See {source}.</p>", ""]
     if inspect.isclass(obj):
-        for n, m in methods(obj):
+        for n, m, klass in owned_methods(obj):
+            if inherited(obj, klass): continue   # its entry is its base class's: one copy, not one per subclass
             out += [f"### `{name}.{n}` {{#{name}.{n}}}", "", f"```python\n{signature(m, f'{name}.{n}')}\n```", "",
                     f'<div class="api-doc" data-qualname="{qual}.{n}">{doc_html(summary(m))}</div>', ""]
+            if ret := returns_comment(m): out += [returns_html(m, ret), ""]
+            if chapter := chapter_of(m):
+                out += [f'<p class="api-source">See <a href="{site}/{chapter}">the chapter that explains it</a>.</p>', ""]
     return out
+
+
+def inherited(cls: type, klass: type) -> bool:
+    "Whether a method `cls` inherits from `klass` is documented in `klass`'s own entry instead."
+    return klass is not cls and bool(entry_home(klass))
+
+
+def method_item(cls: type, n: str, m, klass: type) -> str:
+    "One line of a class's method list: the link to the method's entry (its base class's, if inherited)."
+    target = f"{entry_home(klass)}#{klass.__name__}.{n}" if inherited(cls, klass) else f"#{cls.__name__}.{n}"
+    base = f" (from <code>{klass.__name__}</code>)" if inherited(cls, klass) else ""
+    return f'<li><a href="{target}"><code>{n}</code></a>{base} — {doc_html(summary(m).split(chr(10))[0])}</li>'
+
+
+def returns_html(f, comment: str) -> str:
+    "The Returns section of an entry: the return annotation and its docments comment."
+    try: ann = annotation(inspect.signature(getattr(f, "fget", f)).return_annotation)
+    except (TypeError, ValueError): ann = ""
+    return table("Returns", [(ann or "value", comment)])
+
+
+def page_index(mod, names: list[str]) -> str:
+    "The index at the top of an API page: each name, and a class's own methods, linked to their entries."
+    items = []
+    for name in names:
+        obj = getattr(mod, name)
+        own = [n for n, _, k in owned_methods(obj) if not inherited(obj, k)] if inspect.isclass(obj) else []
+        sub = " · ".join(f'<a href="#{name}.{n}"><code>{n}</code></a>' for n in own)
+        items.append(f'<li><a href="#{name}"><code>{name}</code></a>' + (f": {sub}" if sub else "") + "</li>")
+    return f'<nav class="api-index"><p class="api-heading">On this page</p><ul>{"".join(items)}</ul></nav>'
 
 
 def api_pages(proc: Path, nbs: Path) -> list[str]:
@@ -581,7 +663,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
         file = f"{api_file(module)}.md"
         lines = ["---", f"title: \"{short}\"", f"description: \"API reference of `{module}`: "
                  f"{html.escape((mod.__doc__ or '').strip().splitlines()[0] if mod.__doc__ else '')}\"", "---", ""]
-        names = []
+        names, top = [], len(lines)
         for name in mod.__all__:
             obj = getattr(mod, name, None)
             if obj is None or not (callable(obj) or isinstance(obj, property)) or getattr(obj, "__module__", module) != module:
@@ -589,6 +671,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
             doc_page = index[module].get(f"{module}.{name}", (f"{short}.html",))[0]
             lines += entry(module, name, obj, doc_page, doc_url(), cells, found)
             names.append(name)
+        lines[top:top] = [page_index(mod, names), ""]
         (proc / file).write_text("\n".join(lines))
         files.append(file)
         rows.append(f"| [`{short}`]({file}) | " + ", ".join(f"[`{n}`]({file}#{n})" for n in names) + " |")
@@ -607,12 +690,17 @@ def main() -> None:
     out = root / "_docs"
     start = time.perf_counter()
     proc = process_notebooks()
+    ran = execute_pages(proc, root / get_config().nbs_path.name)
+    from ldp_truth.cli import _parser
+    (proc / "cli_reference.md").write_text(cli_reference(_parser()))
+    if not replace_cli_table(proc): print("make_docs: the CLI chapter has no hand-written mechanism table any more")
     folded, described = fold_checks_and_describe_figures(proc)
     api = api_pages(proc, root / get_config().nbs_path.name)
     (proc / "sidebar.yml").write_text(sidebar(proc, root / get_config().nbs_path.name, api))
     render(proc, out)
     counts = finish_site(out)
-    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; {folded} check cells folded, "
+    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; {ran} guide cells run, "
+          f"{folded} check cells folded, "
           f"{described} figures given alt text; formulas rendered as MathML per page: "
           + ", ".join(f"{k} {v}" for k, v in counts.items()))
 
