@@ -6,7 +6,9 @@ functions; the site lands in `_docs/` (index.html is the landing page, one page 
 nbdev runs, to build the docs, every exported cell, every `show_doc` and every cell with an import — including a test
 cell that imports something and then uses variables of earlier test cells, which nbdev runs alone and which then
 fails the build (nbdev's FAQ says: keep imports in cells of their own). Such cells are not run for the docs here: their
-saved outputs are shown as they are, and the notebooks' own tests (`nbdev_test`) still run them.
+saved outputs are shown as they are, and the notebooks' own tests (`nbdev_test`) still run them. The landing page and
+the guides are the exception: every code cell of theirs is run when the site is built, so each shows its output
+(`tools/site_build.py` says why and how, and writes the CLI reference and the search index's ranks).
 
 Two things are then done to the rendered pages so that the site reads with no network:
 
@@ -29,7 +31,10 @@ Two things are then done to the rendered pages so that the site reads with no ne
   written), its docstring as plain text (never parsed as Markdown, so `p*` and `x^2` survive), its parameters, a
   class's attributes (the `@documented` metadata `help()` shows), its methods each with an entry of its own, an
   example (a notebook cell whose first line is `# Example: Name`, else the shortest cell that calls it) and the
-  papers it names, linked to the references. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
+  papers it names, linked to the references; a Returns section where the source comments the return annotation
+  (docments: `) -> T:  # what it returns`); an index of the page's entries at its top; an example is never a check
+  (`test_fail(...)`); each method links to the chapter that writes it, and an inherited method is written once, in
+  its base class's entry, which the subclasses' method lists link to. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
   and link to the entry. Nothing is listed by hand, so a new class on a new chapter appears with its entry.
 - **A user guide and a grouped sidebar.** `guide_*.ipynb` (getting started, which mechanism, which aggregator, more
   examples, glossary, references, changelog) come first; the sidebar groups the pages (Guide · Core library · Inference
@@ -47,6 +52,7 @@ Two things are then done to the rendered pages so that the site reads with no ne
   is left as plain code), source links are removed, and `_quarto.yml` asks for no repository actions.
 """
 import ast
+import dataclasses
 import functools
 import html
 import importlib
@@ -467,6 +473,20 @@ def callable_of(obj):
     return obj
 
 
+FIELD = re.compile(r"^\s+(\w+)\s*:[^#\n]*#\s*(.+?)\s*$", flags=re.M)
+
+
+def descriptions(obj, f) -> dict[str, str]:
+    "Each parameter of `f` (the callable of `obj`) → its docments comment; a dataclass's from its fields' comments."
+    try: found = param_comments(f) if f is not None else {}
+    except (TypeError, OSError, SyntaxError): found = {}
+    if inspect.isclass(obj) and dataclasses.is_dataclass(obj):
+        try: fields = dict(FIELD.findall(inspect.getsource(obj)))
+        except (OSError, TypeError): fields = {}
+        found = {**fields, **{k: v for k, v in found.items() if v}}
+    return found
+
+
 def signature(obj, name: str) -> str:
     "The signature as Python source: `class Name(...)` or `def name(...) -> T`, one parameter a line with its comment."
     f = callable_of(obj)
@@ -474,8 +494,7 @@ def signature(obj, name: str) -> str:
     except (TypeError, ValueError): sig = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)])
     params = list(sig.parameters.values())
     if params and params[0].name in ("self", "cls") and (inspect.isclass(obj) or "." in name): params = params[1:]
-    try: comments = param_comments(f) if f is not None else {}
-    except (TypeError, OSError, SyntaxError): comments = {}
+    comments = descriptions(obj, f)
     keyword = "class" if inspect.isclass(obj) else "property" if isinstance(obj, property) else "def"
     if keyword == "property": return f"property {name}" + (f": {annotation(sig.return_annotation)}"
                                                          if sig.return_annotation is not sig.empty else "")
@@ -568,14 +587,20 @@ def chapter_of(f) -> str:
     module, qual = getattr(f, "__module__", ""), getattr(f, "__qualname__", "")
     index = importlib.import_module(f"{get_config().lib_name}._modidx").d["syms"]
     page = index.get(module, {}).get(f"{module}.{qual}")
+    if page is None:   # patched on by a notebook run in this process (`__module__` is then the shell's): by name
+        page = next((v for syms in index.values() for k, v in syms.items() if k.endswith(f".{qual}")), None)
     return page[0].split("#")[0] if page else ""
 
 
 def returns_comment(f) -> str:
-    "The docments comment on `f`'s return annotation (`) -> T: # what it returns`), or ''."
-    from fastcore.docments import docments
-    try: return (docments(getattr(f, "fget", f)) or {}).get("return") or ""
-    except (TypeError, OSError, SyntaxError, ValueError, IndexError): return ""
+    "The docments comment on the line of `f`'s return annotation (`) -> T:  # what it returns`), or ''."
+    import tokenize
+    from ldp_truth.data import _def_lines, _header_tokens
+    try: toks = _header_tokens(_def_lines(getattr(f, "fget", f)))
+    except (TypeError, OSError, SyntaxError, tokenize.TokenError): return ""
+    arrow = next((t.start[0] for t in toks if t.type == tokenize.OP and t.string == "->"), None)
+    return next((t.string.lstrip("#").strip() for t in toks
+                 if t.type == tokenize.COMMENT and t.start[0] == arrow), "")
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -590,9 +615,7 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
     out = [f"## `{name}` {{#{name}}}", "", f"```python\n{signature(obj, name)}\n```", "",
            f'<div class="api-doc" data-qualname="{qual}">{doc_html(summary(obj))}</div>', ""]
     f = callable_of(obj)
-    comments = {}
-    try: comments = param_comments(f) if f is not None else {}
-    except (TypeError, OSError, SyntaxError): pass
+    comments = descriptions(obj, f)
     try: params = [p for p in inspect.signature(f).parameters.values() if p.name not in ("self", "cls")] if f else []
     except (TypeError, ValueError): params = []
     if params: out += [table("Parameters", [(parameter_text(p), comments.get(p.name, "")) for p in params]), ""]
