@@ -347,7 +347,7 @@ def unnest_links(page: str) -> str:
 
 
 LETTER = "A-Za-zα-ωΑ-Ωℓ"
-POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+)")
+POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+(?:_\w+)*)")   # e^log_beta_mean: a name whole
 INDEX = re.compile(rf"(?<![A-Za-z0-9_.])([{LETTER}])_(\{{[^{{}}]*\}}|[{LETTER}0-9]{{1,2}})(?![A-Za-z0-9_])")
 def powers_and_indices(text: str) -> str:
     "Plain-text maths as HTML: `p^f` → p<sup>f</sup>, `e^{-t}` → e<sup>-t</sup>, `u_i` → u<sub>i</sub> (HTML text in)."

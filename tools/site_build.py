@@ -91,8 +91,9 @@ def arguments(parser: argparse.ArgumentParser) -> list[dict]:
 
 
 def code_spans(text: str) -> str:
-    "Help text as HTML: escaped, its `code` spans as code."
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    "Help text as HTML: escaped, its `code` spans and `$VARIABLES` as code (a `$` is no formula here)."
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+    return re.sub(r"(?<![\w>])(\$[A-Z_][A-Z0-9_]*)", r"<code>\1</code>", text)
 
 
 def args_table(rows: list[dict]) -> str:

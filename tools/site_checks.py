@@ -175,6 +175,8 @@ def api_entry_gaps(site: Path) -> list[str]:
     for page in sorted(site.glob("api_*.html")):
         text = page.read_text()
         if 'class="api-index"' not in text: wrong.append(f"{page.name}: no index of its entries at the top")
+        wrong += [f"{page.name}: a name cut by a superscript: {m.group(0)}"
+                  for m in re.finditer(r"\w+<su[bp]>\w+</su[bp]>_\w+", text)]
         for qual, body in entries(text):
             if "api-source" not in body: wrong.append(f"{qual}: no link to its chapter")
             example = re.search(r'api-heading">Example.*?<pre[^>]*>(.*?)</pre>', body, flags=re.S)
