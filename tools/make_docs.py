@@ -334,6 +334,24 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
     return re.sub(rf'<p><a href="{re.escape(git_url)}/blob/[^"]*"[^>]*>source</a></p>\s*', "", page)
 
 
+PRINTED = re.compile(r'<div class="cell-output cell-output-stdout">(\s*<pre\b.*?</pre>)', flags=re.S)
+
+
+def printed_table(text: str) -> bool:
+    "Whether printed text is a table (a DataFrame's `print`): three or more lines in columns two spaces apart."
+    lines = [l for l in text.splitlines() if l.strip()]
+    return len(lines) >= 3 and sum(len(re.findall(r"\S {2,}\S", l)) >= 1 for l in lines) >= 0.6 * len(lines)
+
+
+def mark_printed_tables(page: str) -> str:
+    "A printed table's output box marked `printed-table`: it keeps its lines whole and scrolls (styles.css)."
+    def one(m: re.Match) -> str:
+        text = unescape(re.sub(r"<[^>]+>", "", m.group(1)))
+        cls = "cell-output cell-output-stdout" + (" printed-table" if printed_table(text) else "")
+        return f'<div class="{cls}">{m.group(1)}'
+    return PRINTED.sub(one, page)
+
+
 NESTED_LINK = re.compile(r'\[<a href="[^"]*"[^>]*>(.*?)</a>\]\(([^)\s]+)\)', flags=re.S)
 
 
@@ -413,7 +431,7 @@ def finish_site(out: Path) -> dict[str, int]:
     version = f'<span class="navbar-version">{html.escape(cfg.version)}</span>'
     for p in sorted(out.glob("*.html")):
         page, counts[p.name] = tex_as_mathml(p.read_text())
-        page = hanging_lines(docstring_maths(toc_as_headings(page)))
+        page = mark_printed_tables(hanging_lines(docstring_maths(toc_as_headings(page))))
         page = page.replace('<script src="site_libs/smalldocs.js"', '<script src="search.js"></script>'
                             '<script src="fit.js" defer></script><script src="site_libs/smalldocs.js"', 1)
         page = re.sub(r'(<span class="navbar-title">[^<]*</span>)', r"\1" + version, page, count=1)

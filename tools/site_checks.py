@@ -281,6 +281,13 @@ READING = """() => {
       if (cell) out.wrapped.push(cell.textContent.trim().slice(0, 40));
     }
   });
+  document.querySelectorAll('main .cell-output-stdout pre').forEach((p) => {
+    const lines = p.textContent.split('\\n').filter((l) => l.trim());
+    const table = lines.length >= 3 && lines.filter((l) => /\\S {2,}\\S/.test(l)).length >= 0.6 * lines.length;
+    const line = parseFloat(getComputedStyle(p).lineHeight) || 1.5 * parseFloat(getComputedStyle(p).fontSize);
+    if (table && p.scrollHeight > (p.textContent.trimEnd().split('\\n').length + 1) * line)
+      out.wrapped.push('printed: ' + lines[0].trim().slice(0, 40));
+  });
   const link = [...document.querySelectorAll('main a')].find((a) => a.textContent.includes('_'));
   if (link) {
     const s = getComputedStyle(link), offset = parseFloat(s.textUnderlineOffset);
@@ -314,7 +321,7 @@ def search(page, query: str) -> list[dict]:
     box.fill("")
     box.fill(query)
     page.wait_for_timeout(700)
-    return page.eval_on_selector_all(".smalldocs-search-results a.search-result", "as => as.map((a) => ({href: "
+    return page.eval_on_selector_all(".smalldocs-search-results.show a.search-result", "as => as.map((a) => ({href: "
                                      "a.getAttribute('href'), section: (a.querySelector('.search-result-section')"
                                      " || {}).textContent || ''}))")
 
@@ -332,7 +339,7 @@ def reading(site: Path, exe: str, pages=("03d_interface", "03h_hierarchy", "12_t
             if not (site / f"{name}.html").exists(): continue
             tab.goto((site / f"{name}.html").as_uri()); tab.wait_for_timeout(300)
             found = tab.evaluate(READING)
-            wrong += [f"{name}.html: a table cell wraps inside a word: {w}" for w in found["wrapped"][:3]]
+            wrong += [f"{name}.html: a table wraps its rows or its cells inside a word: {w}" for w in found["wrapped"][:3]]
             wrong += [f"{name}.html: a wide table runs past the column without scrolling: {w}"
                       for w in found["unscrolled"][:3]]
             wrong += [f"{name}.html: a link underline may hide underscores: {w}" for w in found["underline"]]

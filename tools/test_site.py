@@ -117,6 +117,7 @@ MEASURE = """<script>window.addEventListener('load', function () {
   setTimeout(function () {   // after fit.js has fitted what the opened cells hold
   var main = document.querySelector('main'), edge = main ? main.getBoundingClientRect().right : 1e9, over = [];
   document.querySelectorAll('pre').forEach(function (p) {
+    if (p.closest('.printed-table')) return;   // a printed table scrolls in its box instead of wrapping its rows
     if (p.scrollWidth > p.clientWidth + 1) {
       var lines = p.textContent.split('\\n');
       over.push(lines.reduce(function (a, b) { return b.length > a.length ? b : a; }, '').slice(0, 80));
