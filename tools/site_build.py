@@ -153,17 +153,17 @@ def mechanism_class(entry) -> type:
 
 
 def first_sentence(doc: str | None) -> str:
-    "The first sentence of a docstring, on one line, with `|` escaped for a Markdown table."
+    "The first clause of a docstring (to its first `.`, `;`, `:` or parenthesis), `|` escaped for a table."
     text = " ".join((doc or "").split())
-    m = re.match(r"(.+?[.;:])(?:\s|$)", text)
-    return (m.group(1) if m else text).replace("|", "\\|")
+    return re.split(r"(?<!et al)(?<!Alg)[.;]\s|:\s|\s\(", text)[0].rstrip(".").replace("|", "\\|")
 
 
-HAND_MECHANISM_TABLE = re.compile(r"^\| mechanism \| answers \| parameters \|.*?(?=\n\n|\Z)", flags=re.S | re.M)
+HAND_MECHANISM_TABLE = re.compile(r"^\| mechanism \| answers \| parameters \|.*?(?=\n\n|\Z)|^<!-- mechanisms -->$",
+                                  flags=re.S | re.M)
 
 
 def replace_cli_table(proc: Path) -> bool:
-    "In the processed CLI chapter, the hand-written mechanism table replaced by the generated one; if found."
+    "In the processed CLI chapter, the hand-written mechanism table (or `<!-- mechanisms -->`) made the generated one."
     path = proc / "07_cli.ipynb"
     if not path.exists(): return False
     nb, found = json.loads(path.read_text()), False
