@@ -41,8 +41,9 @@ Two things are then done to the rendered pages so that the site reads with no ne
   · Papers · Command line · API reference, a chapter's group read from its `default_exp`: `inference.*` chapters and the 03
   chapters without a module (the channel, the interface) under Inference, `cli` and `cli_*` under Command line), with previous/next links.
 - **Offline from `file://`.** The search index is also written as `search.js` (a browser refuses `fetch` from
-  `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a table or display formula that is wider
-  than the column in a smaller font instead of behind a scrollbar. Each line of code is a span that hangs under its
+  `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a display formula that is wider than the
+  column in a smaller font; a wide table, or a printed one (a DataFrame's `print`), scrolls sideways in its own box
+  with its rows whole. Each line of code is a span that hangs under its
   own indentation when it wraps. A `|` inside code or maths in a Markdown table is escaped; printed Markdown (pipe
   tables, the report) is shown as Markdown; TeX names latex2mathml copies through (`\\{` after `\\Big`, `\\arg`)
   become their symbols.

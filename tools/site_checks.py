@@ -402,4 +402,9 @@ def checks_fire() -> list[str]:
         (site / "api_x.html").write_text('<h2>f</h2><div class="api-doc" data-qualname="ldp_truth.registry.'
                                          'aggregator">x</div><p class="api-heading">Example</p><pre>test_fail(f)</pre>')
         if len(api_entry_gaps(site)) != 3: wrong.append(f"API entry gaps not seen: {api_entry_gaps(site)}")
+        (site / "returns_probe.py").write_text("def f(x: int,  # a number\n      ) -> int:  # twice x\n    return 2 * x\n")
+        sys.path.insert(0, d)
+        from make_docs import returns_comment
+        from returns_probe import f
+        if returns_comment(f) != "twice x": wrong.append("a return's docments comment not read")
     return wrong
