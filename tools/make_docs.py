@@ -335,6 +335,18 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
     return re.sub(rf'<p><a href="{re.escape(git_url)}/blob/[^"]*"[^>]*>source</a></p>\s*', "", page)
 
 
+TOC_NAV = re.compile(r'(<nav id="TOC"[^>]*>)(.*?)(</nav>)', flags=re.S)
+
+
+def toc_breaks(page: str) -> str:
+    "In the right-hand contents, a long name may break after each `.` and `_` (`Aggregator.<wbr>accuracy_<wbr>…`)."
+    def text(m: re.Match) -> str:
+        parts = re.split(r"(<[^>]+>)", m.group(2))
+        return m.group(1) + "".join(p if p.startswith("<") else re.sub(r"(?<=\w)([._])(?=\w)", r"\1<wbr>", p)
+                                    for p in parts) + m.group(3)
+    return TOC_NAV.sub(text, page, count=1)
+
+
 PRINTED = re.compile(r'<div class="cell-output cell-output-stdout">(\s*<pre\b.*?</pre>)', flags=re.S)
 
 
@@ -432,7 +444,7 @@ def finish_site(out: Path) -> dict[str, int]:
     version = f'<span class="navbar-version">{html.escape(cfg.version)}</span>'
     for p in sorted(out.glob("*.html")):
         page, counts[p.name] = tex_as_mathml(p.read_text())
-        page = mark_printed_tables(hanging_lines(docstring_maths(toc_as_headings(page))))
+        page = mark_printed_tables(hanging_lines(docstring_maths(toc_breaks(toc_as_headings(page)))))
         page = page.replace('<script src="site_libs/smalldocs.js"', '<script src="search.js"></script>'
                             '<script src="fit.js" defer></script><script src="site_libs/smalldocs.js"', 1)
         page = re.sub(r'(<span class="navbar-title">[^<]*</span>)', r"\1" + version, page, count=1)

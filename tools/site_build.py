@@ -141,8 +141,14 @@ def mechanism_table() -> str:
             for e in MECHANISMS.values()]
     return "\n".join(["| `--mechanism` | answers | class | a channel for `infer` | what it is |",
                       "|---|---|---|---|---|", *rows, "",
-                      f"`--epsilon`: {helps.get('epsilon', '')}. `--a`: {helps.get('a', '')}. Every argument "
+                      f"`--epsilon`: {flags(helps.get('epsilon', ''))}. "
+                      f"`--a`: {flags(helps.get('a', ''))}. Every argument "
                       "of every command: the [command-line reference](cli_reference.md)."])
+
+
+def flags(text: str) -> str:
+    "Help text for Markdown: its `--flags` as code (else typography makes `--domain` a dash)."
+    return re.sub(r"(?<![\w`-])(--[\w-]+)", r"`\1`", text)
 
 
 def mechanism_class(entry) -> type:

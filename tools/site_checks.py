@@ -339,7 +339,8 @@ def reading(site: Path, exe: str, pages=("03d_interface", "03h_hierarchy", "12_t
             if not (site / f"{name}.html").exists(): continue
             tab.goto((site / f"{name}.html").as_uri()); tab.wait_for_timeout(300)
             found = tab.evaluate(READING)
-            wrong += [f"{name}.html: a table wraps its rows or its cells inside a word: {w}" for w in found["wrapped"][:3]]
+            wrong += [f"{name}.html: a table wraps its rows or its cells inside a word: {w}"
+                      for w in found["wrapped"][:3]]
             wrong += [f"{name}.html: a wide table runs past the column without scrolling: {w}"
                       for w in found["unscrolled"][:3]]
             wrong += [f"{name}.html: a link underline may hide underscores: {w}" for w in found["underline"]]
@@ -402,7 +403,8 @@ def checks_fire() -> list[str]:
         (site / "api_x.html").write_text('<h2>f</h2><div class="api-doc" data-qualname="ldp_truth.registry.'
                                          'aggregator">x</div><p class="api-heading">Example</p><pre>test_fail(f)</pre>')
         if len(api_entry_gaps(site)) != 3: wrong.append(f"API entry gaps not seen: {api_entry_gaps(site)}")
-        (site / "returns_probe.py").write_text("def f(x: int,  # a number\n      ) -> int:  # twice x\n    return 2 * x\n")
+        (site / "returns_probe.py").write_text("def f(x: int,  # a number\n      ) -> int:  # twice x\n"
+                                               "    return 2 * x\n")
         sys.path.insert(0, d)
         from make_docs import returns_comment
         from returns_probe import f
