@@ -5,6 +5,7 @@
 # %% ../../nbs/03_core.ipynb #525d7af8
 from __future__ import annotations
 
+import inspect
 from typing import Optional, Union
 
 import numpy as np
@@ -41,6 +42,10 @@ class Aggregator:
 
     def __init__(self):
         "No parameters (subclasses define their own); here so the docs show the signature `()`."
+
+    def __repr__(self) -> str:
+        "The call that makes this aggregator: its class and the arguments not at their defaults."
+        return f"{type(self).__name__}({', '.join(_changed_arguments(self))})"
 
     def fit(self, answers: Union[Answers, DaskAnswers, pd.DataFrame]) -> "Aggregator":
         "Fit on `Answers`, a pandas or Dask DataFrame (worker, task, label), `DaskAnswers`; self."
@@ -143,6 +148,55 @@ class Aggregator:
         self.fit(A, **fit_kw)
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
+
+# %% ../../nbs/03_core.ipynb #014c218e
+def _changed_arguments(obj) -> list:
+    "`name=value` for each constructor parameter of `obj` that is required or not its default."
+    params = [
+        p for p in inspect.signature(type(obj).__init__).parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name != "self"
+        and hasattr(obj, p.name)
+    ]
+    required = {p.name: getattr(obj, p.name) for p in params if p.default is p.empty}
+    plain = _built(type(obj), required)  # defaults as stored (None: computed)
+    given = {
+        p.name: getattr(obj, p.name) for p in params
+        if p.name in required
+        or not _same_value(getattr(obj, p.name), getattr(plain, p.name, p.default))
+    }
+    for name in [n for n in given if n not in required]:  # a default computed from another
+        others = {k: v for k, v in given.items() if k != name}
+        if _same_value(given[name], getattr(_built(type(obj), others), name, object())):
+            given = others
+    return [f"{name}={_short_repr(value)}" for name, value in given.items()]
+
+
+def _built(cls, kwargs: dict):
+    "`cls(**kwargs)`, or None where the constructor refuses them."
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError):
+        return None
+
+
+def _same_value(value, default) -> bool:
+    "Whether a stored parameter equals its default (arrays: same shape and entries)."
+    if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
+        return isinstance(value, np.ndarray) and isinstance(default, np.ndarray) and (
+            value.shape == default.shape and bool(np.all(value == default)))
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _short_repr(value) -> str:
+    "A parameter as the repr shows it: its short one-line `repr`, else its type and shape."
+    text = repr(value)
+    if len(text) <= 60 and "\n" not in text:
+        return text
+    shape = getattr(value, "shape", None) or ((len(value),) if hasattr(value, "__len__") else ())
+    return f"<{type(value).__name__} {'×'.join(map(str, shape))}>".replace(" >", ">")
 
 # %% ../../nbs/03_core.ipynb #487cd73c
 def accuracy_estimate(proba, labels, gold=None, level: float = 0.9) -> tuple:

@@ -257,8 +257,15 @@ def _keep_nothing(self, A: Answers):
 Aggregator._warm_fit, Aggregator._keep_state = _refit, _keep_nothing
 
 # %% ../../nbs/03g_partial_fit.ipynb #5021aa5d
-def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator":
-    "Add a batch to the answers so far and continue from the fitted state (first call: `fit`)."
+def _partial_fit(
+    self,
+    batch: Answers,  # the next answers, by id: new workers and tasks are added, classes as before
+    duplicates: str = "error",  # a pair answered again: "error" refuses it, "last" replaces it
+) -> "Aggregator":  # self, fitted on every answer so far
+    """Add a batch to the answers so far and continue from the fitted state (first call: `fit`).
+
+    Which aggregators continue warm, when one refits from scratch, what each keeps: the chapter
+    "Inference: answers that arrive in batches" (03g_partial_fit)."""
     check_choice(duplicates, "duplicates", ("error", "last"))
     if "answers_" not in vars(self):
         if hasattr(self, "labels_"):
