@@ -229,7 +229,11 @@ def _batch_values(old: Answers, batch: Answers) -> np.ndarray:
     return code[batch.value].astype(old.value.dtype)
 
 # %% ../../nbs/03g_partial_fit.ipynb #5c6bcece
-def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
+def append_answers(
+    old: Answers,  # the answers so far
+    batch: Answers,  # the next answers, matched to `old` by id
+    duplicates: str = "error",  # a pair answered again: "error" refuses it, "last" replaces it
+) -> Answers:  # `old`'s answers then `batch`'s; new workers and tasks numbered after the old
     "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
     check_choice(duplicates, "duplicates", ("error", "last"))
     store = _AnswerStore(old)
