@@ -805,9 +805,7 @@ class Dataset:
     def __repr__(self):
         return f"Dataset({self.name!r}, {self.answers!r}, {self.n_truth} with truth)"
 
-    def truth_series(
-        self,
-    ) -> pd.Series:  # the known truths as a Series by task id
+    def truth_series(self) -> pd.Series:  # the known truths as a Series by task id
         "The known truths by task id, in the original labels: comparable with `fit_predict(df)`."
         known = ~np.isnan(self.truth)
         values = self.truth[known]
