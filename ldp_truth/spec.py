@@ -133,7 +133,11 @@ def _check_project(project) -> Optional[str]:
     return project.strip()
 
 
-def _spec(self, max_answers: Optional[int] = None, project: Optional[str] = None) -> dict:
+def _spec(
+    self,
+    max_answers: Optional[int] = None,  # most answers a worker may release (None: no cap)
+    project: Optional[str] = None,  # the deployment's name: two projects' specs hash differently
+) -> dict:  # the spec: format, mechanism, params, domain, the ε it guarantees, hash
     "The spec of this mechanism (`max_answers`: answers a worker may release; `project`), hashed."
     M = _spec_max_answers(self, max_answers)
     params, domain = self._spec_params(), _spec_domain(self)

@@ -221,8 +221,14 @@ def nested_links(site: Path) -> list[str]:
             for m in NESTED.finditer(text_of(re.sub(r"<code\b.*?</code>", " ", p.read_text(), flags=re.S)))]
 
 
-CHECKED_MODULES = ("ldp_truth.inference.continuous", "ldp_truth.inference.votes",
-                   "ldp_truth.inference.hierarchy")   # the modules complete today; the lead widens it after merging
+UNCHECKED_MODULES = ("ldp_truth.platforms", "ldp_truth.kernels", "ldp_truth.experiments", "ldp_truth.cli",
+                     "ldp_truth.cli_common", "ldp_truth.cli_infer", "ldp_truth.distributed", "ldp_truth.report")
+
+
+def checked_modules() -> list[str]:
+    "The public modules whose empty descriptions fail the site test: all but UNCHECKED_MODULES."
+    from make_docs import public_modules
+    return [m for m in public_modules(ROOT / "nbs") if m not in UNCHECKED_MODULES]
 
 
 def empty_descriptions(modules=None) -> dict[str, list[str]]:
@@ -240,7 +246,7 @@ def empty_descriptions(modules=None) -> dict[str, list[str]]:
                 empty += [f"{name}.{a}" for a, d in (getattr(obj, "_attribute_docs", None) or {}).items()
                           if not str(d).strip()]
             for label, f in targets:
-                if f is None: continue
+                if f is None or not hasattr(inspect.unwrap(f), "__code__"): continue  # a builtin's slot
                 try: params = [p for p in inspect.signature(f).parameters if p not in ("self", "cls")]
                 except (TypeError, ValueError): continue
                 comments = descriptions(obj if f is callable_of(obj) else None, f)
@@ -368,7 +374,7 @@ def all_checks(site: Path, exe: str | None) -> dict[str, list[str]]:
               "CLI reference": cli_gaps(site), "decision tables": decision_gaps(site),
               "API entries": api_entry_gaps(site), "nested links": nested_links(site),
               "empty descriptions": [f"{m}: {len(v)} empty, e.g. {v[:3]}" for m, v in
-                                     empty_descriptions(CHECKED_MODULES).items() if v]}
+                                     empty_descriptions(checked_modules()).items() if v]}
     if exe: checks["reading"] = reading(site, exe)
     return checks
 
