@@ -203,7 +203,7 @@ class MACE(Aggregator):
     def __init__(
         self,
         n_iter: int = 50,  # EM iterations per restart
-        tol: Optional[float] = None,  # stop when the log-likelihood rises < tol × its size
+        tol: Optional[float] = None,  # stop when the log-likelihood moves < tol × its size
         n_restarts: int = 1,  # random starts; the one of the highest log-likelihood is kept
         method: str = "vb",  # one of MACE_METHODS: variational Bayes or EM with smoothing
         spam_prior: tuple = (0.5, 0.5),  # vb: Beta pseudo-counts of (spamming, answering truly)
@@ -256,8 +256,8 @@ class MACE(Aggregator):
         return history[1:], spamming, strategies, i < self.n_iter
 
     def _settled(self, h: list) -> bool:
-        "Whether the log-likelihood rose by less than tol × its size (never without tol)."
-        return self.tol is not None and h[-1] - h[-2] < self.tol * abs(h[-2])
+        "Whether the log-likelihood moved (either way) by < tol × its size; never without tol."
+        return self.tol is not None and abs(h[-1] - h[-2]) < self.tol * abs(h[-2])
 
     def _fit_on(self, S, n_classes: int):
         "Restarts on the answers `S` (in memory or Dask): the best one's results."
