@@ -70,7 +70,9 @@ def chromium_available() -> bool:
     return True
 
 # %% ../nbs/14_browser.ipynb #i37b012
-def in_chromium(task: Callable[..., T]) -> T:
+def in_chromium(
+    task: Callable[..., T],  # called with the launched Playwright browser; its result is returned
+) -> T:  # what `task` returned
     "Run `task(browser)` in headless Chromium (offline, the system's), in a thread of its own."
     sync_playwright, out = _sync_playwright(), {}
 
@@ -100,7 +102,10 @@ def _inline(source: str) -> str:
     return source
 
 
-def client_page(browser, source: Optional[str] = None):
+def client_page(
+    browser,  # a Playwright browser (from `in_chromium`)
+    source: Optional[str] = None,  # the client's JavaScript; None: the shipped ldp_truth.js
+):  # a Playwright page with the client loaded as `window.ldpTruth`
     "A page of `browser` with the client (`source`: default the shipped one) as `window.ldpTruth`."
     html = (
         f"<!doctype html><script type=module>{_inline(source or client_source())}\n"
@@ -116,13 +121,20 @@ def client_page(browser, source: Optional[str] = None):
     return page
 
 # %% ../nbs/14_browser.ipynb #i37b014
-def browser_counts(page, spec: dict, n: int) -> np.ndarray:
+def browser_counts(
+    page,  # a page from `client_page`
+    spec: dict,  # a categorical or grid spec the client can run
+    n: int,  # draws per input symbol
+) -> np.ndarray:  # counts[x, y], int64, one row per input symbol
     "counts[x, y]: n draws in the page from every input symbol x (each a fresh worker)."
     counts = page.evaluate("async ([s, n]) => (await ldpTruth.openSpec(s)).counts(n)", [spec, n])
     return np.asarray(counts, dtype=np.int64)
 
 # %% ../nbs/14_browser.ipynb #i37b020
-def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
+def realised_epsilon(
+    spec: dict,  # the spec whose channel the browser runs
+    eta: float = 2.0**-50,  # the largest relative error of a probability the client draws with
+) -> tuple:  # (lowest, highest) exact ε per answer over those probabilities
     "(lowest, highest) exact ε of the channel the browser runs, probabilities off by ≤ η relative."
     p, d = spec["params"], spec["domain"]
     moved = (1 - eta, 1 + eta)
@@ -144,7 +156,10 @@ def realised_epsilon(spec: dict, eta: float = 2.0**-50) -> tuple:
     return min(eps), max(eps)
 
 # %% ../nbs/14_browser.ipynb #i37b024
-def channel_pvalues(counts, P) -> np.ndarray:
+def channel_pvalues(
+    counts,  # counts[x, y] of outputs y drawn from input x
+    P,  # the channel: P[x, y] = Pr(output y | input x)
+) -> np.ndarray:  # one chi-square p-value per input x
     "Chi-square p-value of each input's output counts against its row of the channel P."
     from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
 
@@ -154,7 +169,10 @@ def channel_pvalues(counts, P) -> np.ndarray:
     return np.array([stats.chisquare(c, c.sum() * p).pvalue for c, p in zip(counts, P)])
 
 # %% ../nbs/14_browser.ipynb #i37b025
-def counts_epsilon_lower_bound(counts, alpha: float = 0.01) -> float:
+def counts_epsilon_lower_bound(
+    counts,  # counts[x, y] of outputs y drawn from input x (n draws per row)
+    alpha: float = 0.01,  # the bound fails with probability at most alpha
+) -> float:  # a (1 − alpha) lower bound on the ε the draws came from
     "The auditor's (1−α) lower bound on ε from counts[x, y] (n draws per input x), over all pairs."
     counts = np.asarray(counts)
     n = counts.sum(1)
@@ -193,7 +211,9 @@ def client_check(
 ITEM_COLUMNS = ("task", "text")
 
 
-def read_items(items) -> pd.DataFrame:
+def read_items(
+    items,  # a CSV path or a DataFrame with a `task` column and an optional `text` column
+) -> pd.DataFrame:  # columns task, text (empty where not given), one row per item
     "Items from a CSV path or DataFrame: `task` ids (distinct, non-empty) and optional `text`."
     if not isinstance(items, pd.DataFrame):
         items = pd.read_csv(items, dtype=str, keep_default_na=False)

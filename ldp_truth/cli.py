@@ -31,6 +31,7 @@ from .cli_infer import _infer_parser, server_spec
 from .spec import mechanism_from_spec
 from .cli_plan import _next_parser, _plan_parser
 from .cli_collect import _collect_parser
+from .registry import cli_mechanisms
 from .data import dataset_table, find_data_root
 from .privacy import audit, budget_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
@@ -592,8 +593,8 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="ldp-truth",
         description="Truth inference from crowdsourced answers under local differential privacy. "
-        "Mechanisms: rr, rr-null, one-layer, two-layer (categorical); laplace, mf, gaussian-exp "
-        "(numeric).",
+        f"Mechanisms: {', '.join(cli_mechanisms('categorical'))} (categorical); "
+        f"{', '.join(cli_mechanisms('continuous'))} (numeric).",
     )
     p.add_argument("--version", action="version", version=f"ldp_truth {__version__}")
     sub = p.add_subparsers(dest="command", required=True)

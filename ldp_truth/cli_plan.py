@@ -51,16 +51,16 @@ def _gold_indices(path, A) -> np.ndarray:
 
 
 def plan_file(
-    src,
-    epsilons: Sequence[float],
-    answers_per_task: Sequence[int],
-    target: Optional[float] = None,
-    gold=None,
-    tasks: Optional[int] = None,
-    trials: int = 5,
-    seed: Optional[int] = None,
-    out=None,
-) -> pd.DataFrame:
+    src,  # the pilot's answers file (worker,task,label)
+    epsilons: Sequence[float],  # the per-answer ε values to compare
+    answers_per_task: Sequence[int],  # the answers per task to compare
+    target: Optional[float] = None,  # the accuracy to reach, in (0, 1]; None: no cheapest row
+    gold=None,  # a file (task,label) of known classes for pilot tasks; None: Dawid–Skene's labels
+    tasks: Optional[int] = None,  # tasks in the collection to buy; None: 10 × the pilot's
+    trials: int = 5,  # resampled collections per combination
+    seed: Optional[int] = None,  # seeds the resampling (a simulation, not a worker's randomness)
+    out=None,  # the CSV to write; None: standard output
+) -> pd.DataFrame:  # one row per (ε, answers per task) with the predicted accuracy
     "Each (ε, answers per task)'s accuracy predicted from the pilot `src`; the cheapest said."
     if target is not None and not 0 < target <= 1:
         raise UsageError(f"--target must be in (0, 1], got {target}")
@@ -172,7 +172,11 @@ def _plan_parser(sub) -> None:
     )
 
 # %% ../nbs/07c_cli_plan.ipynb #ce8377b5
-def next_file(state, budget: int, out=None) -> pd.DataFrame:
+def next_file(
+    state,  # a model file written by `ldp-truth infer --state`
+    budget: int,  # answers to buy
+    out=None,  # the CSV to write; None: standard output
+) -> pd.DataFrame:  # task, confidence and answers so far, least confident first
     "The tasks to ask next for `budget` answers from a `--state` file: task, confidence, answers."
     out = _output_file(out, inputs=(state,))
     if not Path(state).exists():

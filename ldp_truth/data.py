@@ -30,7 +30,9 @@ __all__ = ['RngLike', 'KINDS', 'DUPLICATE_POLICIES', 'FLOAT_CLASSES', 'DATA_ENV'
 RngLike = Union[None, int, np.integer, np.random.Generator, np.random.SeedSequence]
 
 
-def as_generator(rng: RngLike = None) -> np.random.Generator:
+def as_generator(
+    rng: RngLike = None,  # None (fresh entropy), an int seed, a SeedSequence or a Generator
+) -> np.random.Generator:  # a NumPy Generator
     "Return a `numpy.random.Generator` from `None`, an int seed, a `SeedSequence` or a `Generator`."
     if isinstance(rng, np.random.Generator):
         return rng
@@ -46,7 +48,11 @@ def as_generator(rng: RngLike = None) -> np.random.Generator:
     )
 
 # %% ../nbs/00_data.ipynb #94fa5b28
-def check_count(x, name: str, minimum: int = 1) -> int:
+def check_count(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+    minimum: int = 1,  # the smallest allowed value
+) -> int:  # `x` as an int
     "`x` as an int ≥ `minimum`, or an error naming `name` and the allowed range."
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{name} must be an integer ≥ {minimum}, got {x!r}")
@@ -55,14 +61,20 @@ def check_count(x, name: str, minimum: int = 1) -> int:
     return int(x)
 
 # %% ../nbs/00_data.ipynb #89ade228
-def check_real(x, name: str) -> float:
+def check_real(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+) -> float:  # `x` as a float
     "`x` as a float (a real number, not a bool, complex or string), or a TypeError naming `name`."
     if isinstance(x, bool) or not isinstance(x, (Real, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
     return float(x)
 
 # %% ../nbs/00_data.ipynb #f386af6a
-def check_positive(x, name: str) -> float:
+def check_positive(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+) -> float:  # `x` as a float
     "`x` as a finite float > 0 (ε, a scale, a rate), or an error naming `name`."
     v = check_real(x, name)
     if not (np.isfinite(v) and v > 0):
@@ -70,7 +82,10 @@ def check_positive(x, name: str) -> float:
     return v
 
 # %% ../nbs/00_data.ipynb #78a38469
-def check_nonnegative(x, name: str) -> float:
+def check_nonnegative(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+) -> float:  # `x` as a float
     "`x` as a finite float ≥ 0 (a tolerance, a smoothing count), or an error naming `name`."
     v = check_real(x, name)
     if not (np.isfinite(v) and v >= 0):
@@ -78,7 +93,10 @@ def check_nonnegative(x, name: str) -> float:
     return v
 
 # %% ../nbs/00_data.ipynb #9c889fe3
-def check_positive_or_inf(x, name: str) -> float:
+def check_positive_or_inf(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+) -> float:  # `x` as a float
     "`x` as a float > 0, infinity allowed (ε = ∞: no perturbation; a cut-off that never cuts)."
     v = check_real(x, name)
     if not v > 0:
@@ -86,7 +104,12 @@ def check_positive_or_inf(x, name: str) -> float:
     return v
 
 # %% ../nbs/00_data.ipynb #a48ac60a
-def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
+def check_fraction(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+    zero: bool = True,  # whether 0 is allowed
+    one: bool = True,  # whether 1 is allowed
+) -> float:  # `x` as a float
     "`x` as a float in [0, 1]; `zero=False`/`one=False` exclude 0/1; else an error naming `name`."
     v = check_real(x, name)
     if not ((v >= 0 if zero else v > 0) and (v <= 1 if one else v < 1)):
@@ -96,14 +119,21 @@ def check_fraction(x, name: str, zero: bool = True, one: bool = True) -> float:
     return v
 
 # %% ../nbs/00_data.ipynb #13ae5147
-def check_choice(x, name: str, allowed):
+def check_choice(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+    allowed,  # the allowed values
+):  # `x`, unchanged
     "`x` if it is one of `allowed` (a tuple of names, say), else a ValueError listing them."
     if x not in allowed:
         raise ValueError(f"{name} must be one of {allowed}, got {x!r}")
     return x
 
 # %% ../nbs/00_data.ipynb #2ca9482e
-def check_weights(x, name: str) -> np.ndarray:
+def check_weights(
+    x,  # the value to check
+    name: str,  # the argument's name, for the error message
+) -> np.ndarray:  # `x` as a 1-D float array
     "`x` as a non-empty 1-D float array, finite, ≥ 0 and not all 0 (weights, losses, shares)."
     w = np.asarray(x, dtype=np.float64)
     if w.ndim != 1 or not len(w) or not (np.isfinite(w).all() and (w >= 0).all() and w.sum() > 0):
@@ -113,7 +143,11 @@ def check_weights(x, name: str) -> np.ndarray:
     return w
 
 # %% ../nbs/00_data.ipynb #8befc860
-def check_paired(a, b, names: tuple) -> tuple:
+def check_paired(
+    a,  # the first array
+    b,  # the second array
+    names: tuple,  # the two arguments' names
+) -> tuple:  # (a, b) as 1-D float arrays
     "`a`, `b` as 1-D float arrays of one same, non-zero length; else a ValueError naming both."
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.ndim != 1 or x.shape != y.shape or not len(x):
@@ -124,7 +158,9 @@ def check_paired(a, b, names: tuple) -> tuple:
     return x, y
 
 # %% ../nbs/00_data.ipynb #d39cade2
-def check_domain(domain) -> np.ndarray:
+def check_domain(
+    domain,  # the answers' possible values (any iterable of numbers)
+) -> np.ndarray:  # the domain, sorted, as a float array
     "A numeric answer domain Γ, sorted: a 1-D array of ≥ 2 distinct finite numbers, or an error."
     d = np.asarray(domain)
     if (
@@ -162,7 +198,9 @@ def _header_tokens(lines: list) -> list:
     return toks
 
 # %% ../nbs/00_data.ipynb #3b3cf14a
-def param_comments(f) -> dict:
+def param_comments(
+    f,  # a function
+) -> dict:  # argument name → its comment ('' without one)
     "Each argument of `f` → the `# comment` on its line (nbdev's docments); {} without source."
     try:
         toks = _header_tokens(_def_lines(f))
@@ -215,7 +253,9 @@ def _own_init(cls):
     return init
 
 # %% ../nbs/00_data.ipynb #9734dc0a
-def documented(**attributes):
+def documented(
+    **attributes,  # fitted attribute → what it holds
+):  # the class decorator
     "Class decorator: `__init__.__doc__` lists the parameters (default, comment) and `attributes`."
 
     def decorate(cls):
@@ -284,18 +324,18 @@ class Answers:
 
     def __init__(
         self,
-        worker,
-        task,
-        value,
+        worker,  # each answer's worker index (integers 0..n_workers−1)
+        task,  # each answer's task index (integers 0..n_tasks−1)
+        value,  # each answer: a class index (categorical) or a number (continuous)
         *,
-        kind: str = "categorical",
-        n_workers: Optional[int] = None,
-        n_tasks: Optional[int] = None,
-        n_classes: Optional[int] = None,
-        workers=None,
-        tasks=None,
-        classes=None,
-        duplicates: str = "error",
+        kind: str = "categorical",  # "categorical" or "continuous"
+        n_workers: Optional[int] = None,  # number of workers (None: the largest index + 1)
+        n_tasks: Optional[int] = None,  # number of tasks (None: the largest index + 1)
+        n_classes: Optional[int] = None,  # number of classes (None: from `classes` or the values)
+        workers=None,  # the worker ids behind the indices (None: 0..n_workers−1)
+        tasks=None,  # the task ids behind the indices (None: 0..n_tasks−1)
+        classes=None,  # the class labels behind the class indices, in order
+        duplicates: str = "error",  # a (worker, task) pair answered twice: "error" or "last"
     ):
         check_choice(kind, "kind", KINDS)
         check_choice(duplicates, "duplicates", DUPLICATE_POLICIES)
@@ -403,7 +443,9 @@ def _check_values(value: np.ndarray, kind: str, n_classes: Optional[int], classe
     return value.astype(class_dtype(n_classes)), int(n_classes), classes
 
 # %% ../nbs/00_data.ipynb #930aeff4
-def class_dtype(n_classes: int) -> np.dtype:
+def class_dtype(
+    n_classes: int,  # the number of classes
+) -> np.dtype:  # int8, int16 or int32
     "The smallest signed integer type for class indices 0..n_classes−1 (int8 up to 127 classes)."
     return np.dtype(np.int8 if n_classes <= 127 else np.int16 if n_classes <= 32767 else np.int32)
 
@@ -524,7 +566,11 @@ class MissingColumnError(KeyError, ValueError):
         return str(self.args[0]) if self.args else ""  # the message, not KeyError's repr of it
 
 
-def require_columns(df, columns: tuple, what: str = "the DataFrame") -> None:
+def require_columns(
+    df,  # the DataFrame to check
+    columns: tuple,  # the columns it must have
+    what: str = "the DataFrame",  # what the DataFrame is, for the message
+) -> None:
     "A `MissingColumnError` naming the columns of `columns` that `df` lacks (and those it has)."
     missing = [c for c in columns if c not in df.columns]
     if missing:
@@ -534,16 +580,16 @@ def require_columns(df, columns: tuple, what: str = "the DataFrame") -> None:
 @classmethod
 def _from_frame(
     cls,
-    df: pd.DataFrame,
-    worker: str = "worker",
-    task: str = "task",
-    label: str = "label",
+    df: pd.DataFrame,  # one row per answer
+    worker: str = "worker",  # the column of worker ids
+    task: str = "task",  # the column of task ids
+    label: str = "label",  # the column of answers
     *,
-    kind: Optional[str] = None,
-    classes=None,
-    n_classes: Optional[int] = None,
-    duplicates: str = "error",
-) -> "Answers":
+    kind: Optional[str] = None,  # "categorical", "continuous" or None (numbers: continuous)
+    classes=None,  # the class labels in order (None: the sorted labels found)
+    n_classes: Optional[int] = None,  # number of classes when the labels are indices
+    duplicates: str = "error",  # a (worker, task) pair answered twice: "error" or "last"
+) -> "Answers":  # the answers, ids kept in `workers`, `tasks`, `classes`
     "Answers from a long DataFrame (crowd-kit's format: one row per worker, task, label)."
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
@@ -578,8 +624,11 @@ def _from_frame(
 
 # %% ../nbs/00_data.ipynb #a7556542
 def _to_frame(
-    self, worker: str = "worker", task: str = "task", label: str = "label"
-) -> pd.DataFrame:
+    self,
+    worker: str = "worker",  # the worker column's name
+    task: str = "task",  # the task column's name
+    label: str = "label",  # the answer column's name
+) -> pd.DataFrame:  # one row per answer, with the original ids and labels
     "Back to crowd-kit's long format, with the original ids and labels."
     labels = self.value if self.kind == "continuous" else self.classes[self.value]
     return pd.DataFrame(
@@ -591,8 +640,13 @@ Answers.from_frame, Answers.to_frame = _from_frame, _to_frame
 
 # %% ../nbs/00_data.ipynb #717d8887
 def _from_csv(
-    cls, path, worker: str = "worker", task: str = "task", label: str = "label", **kwargs
-) -> "Answers":
+    cls,
+    path,  # a CSV file with a header
+    worker: str = "worker",  # the column of worker ids
+    task: str = "task",  # the column of task ids
+    label: str = "label",  # the column of answers
+    **kwargs,  # more arguments of `from_frame` (kind, classes, duplicates)
+) -> "Answers":  # the answers
     "Answers from a long CSV file (worker,task,label); keyword arguments go to `from_frame`."
     path = Path(path)
     if not path.exists():
@@ -600,13 +654,21 @@ def _from_csv(
     return cls.from_frame(pd.read_csv(path), worker, task, label, **kwargs)
 
 # %% ../nbs/00_data.ipynb #c7f010c4
-def _to_csv(self, path, **kwargs) -> Path:
+def _to_csv(
+    self,
+    path,  # the file to write
+    **kwargs,  # more arguments of `DataFrame.to_csv`
+) -> Path:  # the path written
     "Write the long format (worker,task,label with original ids) to `path`."
     self.to_frame(**kwargs).to_csv(path, index=False)
     return Path(path)
 
 # %% ../nbs/00_data.ipynb #8ba95b65
-def _dense(self, fill: float = np.nan, max_cells: int = 10**8) -> np.ndarray:
+def _dense(
+    self,
+    fill: float = np.nan,  # the value of a cell without an answer
+    max_cells: int = 10**8,  # refuse a matrix larger than this (memory)
+) -> np.ndarray:  # the workers × tasks matrix
     "The workers × tasks matrix of values, `fill` where a worker gave no answer."
     cells = self.n_workers * self.n_tasks
     if cells > max_cells:
@@ -623,8 +685,12 @@ Answers.from_csv, Answers.to_csv, Answers.dense = classmethod(_from_csv), _to_cs
 
 # %% ../nbs/00_data.ipynb #6ebd9084
 def _with_values(
-    self, value, kind: Optional[str] = None, n_classes: Optional[int] = None, classes=None
-) -> "Answers":
+    self,
+    value,  # one new value per answer, in this order
+    kind: Optional[str] = None,  # the new values' kind (None: this one's)
+    n_classes: Optional[int] = None,  # the new number of classes
+    classes=None,  # the new class labels
+) -> "Answers":  # new answers on the same pairs
     "The same (worker, task) pairs with new values (validated for `kind`, default this one's)."
     kind = self.kind if kind is None else kind
     if (
@@ -645,7 +711,10 @@ def _with_values(
     return new
 
 # %% ../nbs/00_data.ipynb #f160407c
-def _select(self, mask) -> "Answers":
+def _select(
+    self,
+    mask,  # a boolean per answer, or distinct positions
+) -> "Answers":  # the selected answers
     "The answers where `mask` (boolean, or distinct integer positions) holds; ids and sizes kept."
     m = np.asarray(mask)
     if m.dtype == bool and m.shape != (self.n_answers,):
@@ -675,7 +744,9 @@ Answers.with_values, Answers.select = _with_values, _select
 DATA_ENV = "LDP_TRUTH_DATA"
 
 
-def find_data_root(root=None) -> Optional[Path]:
+def find_data_root(
+    root=None,  # a folder to use first (None: look for one)
+) -> Optional[Path]:  # the folder, or None
     "The datasets folder: `root`, `$LDP_TRUTH_DATA` or `shared/datasets` up the tree; else None."
     if root is not None:
         root = Path(root)
@@ -695,7 +766,9 @@ def find_data_root(root=None) -> Optional[Path]:
     return None
 
 # %% ../nbs/00_data.ipynb #8498fa44
-def list_datasets(root=None) -> list:
+def list_datasets(
+    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+) -> list:  # the dataset names, sorted
     "Names of the datasets found (folders holding an `answers.csv`), sorted."
     r = find_data_root(root)
     return [] if r is None else sorted(p.parent.name for p in r.glob("*/answers.csv"))
@@ -705,10 +778,10 @@ def list_datasets(root=None) -> list:
 class Dataset:
     "Answers with ground truth over the task index (NaN where unknown) and the source's metadata."
 
-    answers: Answers
-    truth: np.ndarray
-    meta: dict = field(default_factory=dict)
-    name: str = ""
+    answers: Answers  # the crowd's answers
+    truth: np.ndarray  # the true label or value per task index (NaN: unknown)
+    meta: dict = field(default_factory=dict)  # the source's metadata (its meta.json)
+    name: str = ""  # the dataset's name (its folder)
 
     def __post_init__(self):
         self.truth = np.asarray(self.truth, dtype=np.float64)
@@ -732,7 +805,7 @@ class Dataset:
     def __repr__(self):
         return f"Dataset({self.name!r}, {self.answers!r}, {self.n_truth} with truth)"
 
-    def truth_series(self) -> pd.Series:
+    def truth_series(self) -> pd.Series:  # the known truths as a Series by task id
         "The known truths by task id, in the original labels: comparable with `fit_predict(df)`."
         known = ~np.isnan(self.truth)
         values = self.truth[known]
@@ -744,12 +817,12 @@ class Dataset:
 
 # %% ../nbs/00_data.ipynb #d71752b1
 def truth_from_frame(
-    answers: Answers,
-    df: pd.DataFrame,
-    task: str = "task",
-    truth: str = "truth",
-    unknown_tasks: str = "error",
-) -> np.ndarray:
+    answers: Answers,  # the answers the truths belong to
+    df: pd.DataFrame,  # one row per task with a truth
+    task: str = "task",  # the column of task ids
+    truth: str = "truth",  # the column of true labels or values
+    unknown_tasks: str = "error",  # a truth for a task without answers: "error" or "ignore"
+) -> np.ndarray:  # float array over the task index (NaN: unknown)
     "Ground truth as a float array over `answers`' task index, NaN where the table has no row."
     if unknown_tasks not in ("error", "ignore"):
         raise ValueError(f"unknown_tasks must be 'error' or 'ignore', got {unknown_tasks!r}")
@@ -782,7 +855,10 @@ def truth_from_frame(
     return out
 
 # %% ../nbs/00_data.ipynb #cf17fdde
-def load_dataset(name: str, root=None) -> Dataset:
+def load_dataset(
+    name: str,  # a dataset's folder name (see `list_datasets`)
+    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+) -> Dataset:  # the dataset: answers, truth, meta
     "Load a dataset folder (`answers.csv`, `truth.csv`, `meta.json`) by name; see `list_datasets`."
     r = find_data_root(root)
     if r is None:
@@ -828,7 +904,10 @@ def _check_counts(ds: Dataset):
         )
 
 # %% ../nbs/00_data.ipynb #9ebb40db
-def datasets_available(*names: str, root=None) -> bool:
+def datasets_available(
+    *names: str,  # dataset names (none: any dataset)
+    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+) -> bool:  # True when every named dataset loads
     "True if every named dataset loads; otherwise print which are missing and where we looked."
     try:
         found = set(list_datasets(root))
@@ -844,7 +923,9 @@ def datasets_available(*names: str, root=None) -> bool:
     return not missing
 
 # %% ../nbs/00_data.ipynb #98d64f8b
-def dataset_summary(datasets: Iterable[Dataset]) -> pd.DataFrame:
+def dataset_summary(
+    datasets: Iterable[Dataset],  # loaded datasets
+) -> pd.DataFrame:  # one row per dataset
     "One row per loaded dataset: kind, classes, workers, tasks, answers, truths, mean sparsity."
     rows = []
     for ds in datasets:
@@ -865,6 +946,8 @@ def dataset_summary(datasets: Iterable[Dataset]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 # %% ../nbs/00_data.ipynb #9db9296a
-def dataset_table(root=None) -> pd.DataFrame:
+def dataset_table(
+    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+) -> pd.DataFrame:  # one row per dataset found
     "`dataset_summary` of every dataset found."
     return dataset_summary(load_dataset(name, root) for name in list_datasets(root))

@@ -50,7 +50,10 @@ UNANSWERED = (
 )  # what a metric does with a task that has truth but no prediction
 
 
-def unanswered_mask(pred: np.ndarray, class_indices: bool) -> np.ndarray:
+def unanswered_mask(
+    pred: np.ndarray,  # predictions per task (labels or numbers)
+    class_indices: bool,  # whether `pred` holds class indices, where -1 means no prediction
+) -> np.ndarray:  # a boolean mask, True where a task has no prediction
     "Tasks without a prediction: NaN/None, or -1 where `pred` holds class indices (`labels_`)."
     miss = np.asarray(pd.isna(pred), dtype=bool)
     if class_indices and np.issubdtype(pred.dtype, np.integer):
@@ -59,8 +62,11 @@ def unanswered_mask(pred: np.ndarray, class_indices: bool) -> np.ndarray:
 
 # %% ../nbs/02_metrics.ipynb #020b1545
 def masked_pairs(
-    pred: ArrayOrSeries, truth: ArrayOrSeries, name: str = "pred", unanswered: str = "error"
-) -> tuple:
+    pred: ArrayOrSeries,  # predicted truth per task: array by task index or Series by id
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    name: str = "pred",  # the predictions' name in error messages
+    unanswered: str = "error",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> tuple:  # (predictions, truths) on the tasks with known truth
     "Predictions and truths on tasks with known truth; no prediction handled per `unanswered`."
     if isinstance(pred, pd.Series) != isinstance(truth, pd.Series):
         raise TypeError(
@@ -94,18 +100,29 @@ def masked_pairs(
     return p[keep], t[keep]
 
 # %% ../nbs/02_metrics.ipynb #643f0038
-def accuracy(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
+def accuracy(
+    pred: ArrayOrSeries,  # predicted truth per task: array by task index or Series by id
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    unanswered: str = "wrong",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> float:  # the share of tasks with truth predicted right
     "Share of the tasks with known truth predicted right; no prediction (-1, NaN) counts as wrong."
     p, t = masked_pairs(pred, truth, unanswered=unanswered)
     return float(np.mean(p == t))
 
 # %% ../nbs/02_metrics.ipynb #959df09c
-def error_rate(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "wrong") -> float:
+def error_rate(
+    pred: ArrayOrSeries,  # predicted truth per task: array by task index or Series by id
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    unanswered: str = "wrong",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> float:  # 1 − accuracy
     "1 − accuracy: the share of tasks with truth predicted wrong or not at all (KDD'18 Eq. 6)."
     return 1.0 - accuracy(pred, truth, unanswered)
 
 # %% ../nbs/02_metrics.ipynb #98d92547
-def agreement(ours: ArrayOrSeries, theirs: ArrayOrSeries) -> float:
+def agreement(
+    ours: ArrayOrSeries,  # labels per task (an array, or a Series by task id)
+    theirs: ArrayOrSeries,  # labels of the same tasks from another method, in the same shape
+) -> float:  # the share of `ours`' tasks where both labels are equal
     "The share of `ours`' tasks on which `theirs` gives the same label (Series: by task id)."
     if isinstance(ours, pd.Series) and isinstance(theirs, pd.Series):
         return float((ours == theirs.reindex(ours.index)).mean())
@@ -116,7 +133,11 @@ def agreement(ours: ArrayOrSeries, theirs: ArrayOrSeries) -> float:
 
 
 # %% ../nbs/02_metrics.ipynb #8d455517
-def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") -> float:
+def mae(
+    pred: ArrayOrSeries,  # predicted truth per task: array by task index or Series by id
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    unanswered: str = "error",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> float:  # the mean absolute error over the tasks with truth
     "Mean absolute error over the tasks with known truth (Sun et al. Eq. 3); NaN predictions raise."
     if unanswered == "wrong":
         raise ValueError(
@@ -131,20 +152,20 @@ def mae(pred: ArrayOrSeries, truth: ArrayOrSeries, unanswered: str = "error") ->
 
 # %% ../nbs/02_metrics.ipynb #4c13e065
 def error_rate_change(
-    pred_private: ArrayOrSeries,
-    pred_clean: ArrayOrSeries,
-    truth: ArrayOrSeries,
-    unanswered: str = "wrong",
-) -> float:
+    pred_private: ArrayOrSeries,  # predictions from the perturbed answers
+    pred_clean: ArrayOrSeries,  # predictions from the original answers
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    unanswered: str = "wrong",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> float:  # error rate (perturbed) − error rate (original)
     "Error rate on perturbed minus on original answers (Li et al. KDD'18 Eq. 10, Δ)."
     return error_rate(pred_private, truth, unanswered) - error_rate(pred_clean, truth, unanswered)
 
 # %% ../nbs/02_metrics.ipynb #e678ab36
 def mae_change(
-    pred_private: ArrayOrSeries,
-    pred_clean: ArrayOrSeries,
-    truth: ArrayOrSeries,
-    unanswered: str = "error",
-) -> float:
+    pred_private: ArrayOrSeries,  # predictions from the perturbed answers
+    pred_clean: ArrayOrSeries,  # predictions from the original answers
+    truth: ArrayOrSeries,  # ground truth per task (NaN: unknown), in the shape of the predictions
+    unanswered: str = "error",  # no prediction for a task with truth: "wrong", "exclude" or "error"
+) -> float:  # MAE (perturbed) − MAE (original)
     "MAE on perturbed minus MAE on original answers (Sun et al. §VI-A, MAE_C = MAE_P − MAE_O)."
     return mae(pred_private, truth, unanswered) - mae(pred_clean, truth, unanswered)

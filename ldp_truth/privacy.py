@@ -49,7 +49,9 @@ _all_ = [
 ]
 
 # %% ../nbs/05_privacy.ipynb #15ca45a7
-def compose(epsilons) -> float:
+def compose(
+    epsilons,  # the ε of each release
+) -> float:  # their sum
     "Basic (sequential) composition: independent ε-LDP releases of the same person add up to Σε."
     e = np.asarray(epsilons, dtype=np.float64)
     if e.ndim != 1 or not len(e):
@@ -59,7 +61,10 @@ def compose(epsilons) -> float:
     return float(e.sum())
 
 # %% ../nbs/05_privacy.ipynb #bbcd3756
-def worker_epsilon(epsilon: float, m) -> Union[float, np.ndarray]:
+def worker_epsilon(
+    epsilon: float,  # ε per answer
+    m,  # number of answers (an int or an array)
+) -> Union[float, np.ndarray]:  # m · ε
     "Wang & Xu Theorem 1: m answers, each ε-LADP, independent, are mε-LDP for the whole vector."
     e = check_nonnegative(epsilon, "epsilon")
     mm = np.asarray(m)
@@ -120,7 +125,10 @@ def _per_count(f: Callable, m: np.ndarray) -> np.ndarray:
     return vals[inv]
 
 # %% ../nbs/05_privacy.ipynb #fe4acf2e
-def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
+def budget_report(
+    mechanism: Mechanism,  # the mechanism that runs
+    answers: Answers,  # the workers' answers
+) -> pd.DataFrame:  # one row per worker: n_answers, released, eps_per_answer, eps_worker
     "Per worker: answers, cells released, ε per answer that holds, ε of the whole vector."
     _check_fits(mechanism, answers)
     n = np.bincount(answers.worker, minlength=answers.n_workers)
@@ -139,7 +147,11 @@ def budget_report(mechanism: Mechanism, answers: Answers) -> pd.DataFrame:
     )
 
 # %% ../nbs/05_privacy.ipynb #cee40b16
-def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
+def li_thm410_delta(
+    epsilon: float,  # the ε at which δ is read
+    lam2: float,  # rate λ₂ of the noise variances' exponential law
+    sensitivity: float = 1.0,  # Δ: the sensitivity (answers' range)
+) -> float:  # δ
     "Li et al.'s Theorem 4.10 restated: its δ at ε is Pr(δ_s² < Δ²/2ε) = 1 − exp(−λ₂Δ²/(2ε))."
     e, lam, d = (
         check_positive(epsilon, "epsilon"),
@@ -149,7 +161,12 @@ def li_thm410_delta(epsilon: float, lam2: float, sensitivity: float = 1.0) -> fl
     return -math.expm1(-lam * d * d / (2 * e))
 
 # %% ../nbs/05_privacy.ipynb #a6d2b1c3
-def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: float) -> float:
+def li_thm410_min_noise_level(
+    epsilon: float,  # the target ε
+    delta: float,  # the target δ
+    lam1: float,  # rate λ₁ of the workers' own noise variances
+    gamma: float,  # γ, the theorem's bound on the answers
+) -> float:  # the least c = λ₁/λ₂
     "Li et al.'s Thm 4.10 as stated: least noise c = λ₁/λ₂ for (ε, δ)-LDP, γ²/(2λ₁ ε ln(1/(1−δ)))."
     e, dl = (
         check_positive(epsilon, "epsilon"),
@@ -159,7 +176,11 @@ def li_thm410_min_noise_level(epsilon: float, delta: float, lam1: float, gamma: 
     return g * g / (2 * l1 * e * -math.log1p(-dl))
 
 # %% ../nbs/05_privacy.ipynb #ec98f905
-def gaussian_delta(epsilon: float, sigma: float, sensitivity: float = 1.0) -> float:
+def gaussian_delta(
+    epsilon: float,  # the ε at which δ is read
+    sigma: float,  # the noise's standard deviation σ
+    sensitivity: float = 1.0,  # Δ: the sensitivity (answers' range)
+) -> float:  # the exact δ
     "Exact δ(ε) of the Gaussian mechanism N(0, σ²), sensitivity Δ (Balle & Wang 2018, Thm 8)."
     from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
 
@@ -184,7 +205,11 @@ def _delta_known_variance(e: float, lam: float, d: float) -> float:
     )
 
 # %% ../nbs/05_privacy.ipynb #66f3749c
-def exp_variance_delta_known(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
+def exp_variance_delta_known(
+    epsilon: float,  # the ε at which δ is read
+    lam2: float,  # rate λ₂ of the noise variances' exponential law
+    sensitivity: float = 1.0,  # Δ: the sensitivity (answers' range)
+) -> float:  # the exact δ
     "Exact δ(ε) of Gaussian noise, variance ~ Exp(rate λ₂), when the adversary knows it."
     e, lam, d = (
         check_nonnegative(epsilon, "epsilon"),
@@ -194,13 +219,21 @@ def exp_variance_delta_known(epsilon: float, lam2: float, sensitivity: float = 1
     return _delta_known_variance(e, lam, d)
 
 # %% ../nbs/05_privacy.ipynb #afd27e95
-def exp_variance_delta_unknown(epsilon: float, lam2: float, sensitivity: float = 1.0) -> float:
+def exp_variance_delta_unknown(
+    epsilon: float,  # the ε at which δ is read
+    lam2: float,  # rate λ₂ of the noise variances' exponential law
+    sensitivity: float = 1.0,  # Δ: the sensitivity (answers' range)
+) -> float:  # the exact δ of one answer
     "Exact δ(ε) of ONE answer, variance unknown: Laplace's max(0, 1 − exp((ε − Δ√(2λ₂))/2))."
     e = check_nonnegative(epsilon, "epsilon")
     return float(max(0.0, -math.expm1((e - exp_variance_epsilon_unknown(lam2, sensitivity)) / 2)))
 
 # %% ../nbs/05_privacy.ipynb #d5ddc7dc
-def clopper_pearson(k, n: int, alpha: float) -> tuple:
+def clopper_pearson(
+    k,  # successes (an int or an array)
+    n: int,  # trials
+    alpha: float,  # 1 − the coverage
+) -> tuple:  # (lower, upper) bounds
     "Two-sided (1−α) Clopper–Pearson interval of a binomial proportion, vectorised over k."
     from scipy import stats  # here, not at import: scipy.stats loads in ≥ 0.1 s
 
@@ -219,10 +252,10 @@ def clopper_pearson(k, n: int, alpha: float) -> tuple:
 class Events:
     "A fixed partition of outputs: `ids(Y)` maps n × T outputs (NaN = NULL) to 0..n_events−1."
 
-    ids: Callable[[np.ndarray], np.ndarray]
-    n_events: int
-    tails: bool = False
-    name: str = ""
+    ids: Callable[[np.ndarray], np.ndarray]  # n × T outputs → an event id per run
+    n_events: int  # number of events
+    tails: bool = False  # the events are thresholds, tested as both tails
+    name: str = ""  # what the events are, for the report
 
     @property
     def n_tested(self) -> int:
@@ -230,7 +263,10 @@ class Events:
         return 2 * (self.n_events - 1) if self.tails else self.n_events
 
 # %% ../nbs/05_privacy.ipynb #7ccec162
-def output_events(j: int, n_symbols: int) -> Events:
+def output_events(
+    j: int,  # the coordinate (task) observed
+    n_symbols: int,  # number of output symbols
+) -> Events:  # the events
     "Each output value of coordinate j is an event (NULL: id n_symbols−1 if it can be output)."
     ids = lambda Y: np.where(np.isnan(Y[:, j]), n_symbols - 1, np.nan_to_num(Y[:, j])).astype(
         np.int64
@@ -238,7 +274,11 @@ def output_events(j: int, n_symbols: int) -> Events:
     return Events(ids, n_symbols, name=f"output of coordinate {j}")
 
 # %% ../nbs/05_privacy.ipynb #aedbd40c
-def flip_count_events(x, j: int, n_classes: int) -> Events:
+def flip_count_events(
+    x,  # the input vector the counts are taken against
+    j: int,  # the coordinate observed
+    n_classes: int,  # number of classes K
+) -> Events:  # the events
     "(output of coordinate j, how many other answers came out different from x): K × m events."
     x = np.asarray(x, dtype=np.float64)
     others = ~np.isnan(x)
@@ -252,7 +292,10 @@ def flip_count_events(x, j: int, n_classes: int) -> Events:
     return Events(ids, n_classes * m, name=f"(output of coordinate {j}, other answers flipped)")
 
 # %% ../nbs/05_privacy.ipynb #b43794a7
-def threshold_events(j: int, cuts) -> Events:
+def threshold_events(
+    j: int,  # the coordinate observed
+    cuts,  # the thresholds t
+) -> Events:  # the events
     "Threshold events {out_j > t} and {out_j < t} at every cut t (bins, tested as tails)."
     cuts = np.sort(np.asarray(cuts, dtype=np.float64))
     return Events(
@@ -298,15 +341,15 @@ def _event_counts(mechanism, x, xp, n_samples: int, events: Events, rng, batch_c
 class AuditResult:
     "Outcome of `audit`: a (1−α) lower confidence bound on ε and whether it stays within the claim."
 
-    eps_lower: float
-    eps_claimed: float
-    passed: bool
-    n_samples: int
-    alpha: float
-    n_events: int
-    events: str
-    witness: str
-    counts: tuple
+    eps_lower: float  # the (1−α) lower confidence bound on ε
+    eps_claimed: float  # the ε checked
+    passed: bool  # whether the bound stays within the claim
+    n_samples: int  # runs under each input
+    alpha: float  # 1 − the confidence
+    n_events: int  # events tested (Bonferroni)
+    events: str  # which events
+    witness: str  # the event that gave the bound
+    counts: tuple  # its counts under x and x′
 
     def __repr__(self):
         verdict = "passed" if self.passed else "FAILED"
@@ -328,7 +371,13 @@ def _tested(c: np.ndarray, tails: bool) -> tuple:
     )
 
 # %% ../nbs/05_privacy.ipynb #3f0690a5
-def epsilon_lower_bound(c, cp, n_samples: int, alpha: float, tails: bool = False) -> tuple:
+def epsilon_lower_bound(
+    c,  # event counts under x
+    cp,  # event counts under x′
+    n_samples: int,  # runs under each input
+    alpha: float,  # 1 − the confidence
+    tails: bool = False,  # the events are tails
+) -> tuple:  # (ε lower bound, witness event, its two counts)
     "(ε lower bound, witness, its counts) from counts under x and x′, Bonferroni-corrected."
     (k, labels), (kp, _) = _tested(np.asarray(c), tails), _tested(np.asarray(cp), tails)
     lo, hi = clopper_pearson(k, n_samples, alpha / (2 * len(k)))
@@ -373,17 +422,17 @@ def _default_events(mechanism, x, xp, j: int, n_pilot: int, rng) -> Events:
 
 # %% ../nbs/05_privacy.ipynb #c402b7f4
 def audit(
-    mechanism: Mechanism,
-    x,
-    x_prime,
-    n_samples: int = 10**6,
-    alpha: float = 0.01,
-    rng: RngLike = None,
-    events: Optional[Events] = None,
-    eps_claimed: Optional[float] = None,
-    n_pilot: int = 20_000,
-    batch_cells: int = 4 * 10**6,
-) -> AuditResult:
+    mechanism: Mechanism,  # the mechanism to audit
+    x,  # one input vector (a worker's values)
+    x_prime,  # a neighbouring input (one answer changed)
+    n_samples: int = 10**6,  # runs under each input
+    alpha: float = 0.01,  # 1 − the confidence of the bound
+    rng: RngLike = None,  # seed or generator
+    events: Optional[Events] = None,  # the events to count (None: chosen on a pilot run)
+    eps_claimed: Optional[float] = None,  # the ε to check (None: the mechanism's)
+    n_pilot: int = 20_000,  # runs of the pilot that picks events
+    batch_cells: int = 4 * 10**6,  # cells perturbed per batch (memory)
+) -> AuditResult:  # the bound and the verdict
     "Lower (1−α)-confidence bound on `mechanism`'s ε from n_samples runs on neighbours x, x′."
     _check_mechanism(mechanism)
     x, xp, j = _neighbours(x, x_prime)
@@ -435,12 +484,12 @@ def _binom_tails(k, n, p_hi, p_lo) -> np.ndarray:
 
 
 def check_received(
-    answers: Answers,  # the rows as received: categorical outputs of the channel
-    P,  # the channel of one answer, P[x, y] (`Mechanism.transition_matrix()`)
-    alpha: float = 0.01,  # the false-alarm rate it may not exceed, whatever the inputs
-    worker_channels=None,  # the extreme channels of one worker (default: [P])
-    independent: bool = True,  # whether all outputs are independent given inputs (not two-layer)
-) -> dict:
+    answers: Answers,  # the answers received
+    P,  # the spec's K × K channel
+    alpha: float = 0.01,  # the chance of a false alarm
+    worker_channels=None,  # per-worker channels (two-layer), or None
+    independent: bool = True,  # outputs independent given the inputs (False: per-worker draws)
+) -> dict:  # {'alarm', 'alpha', 'tests' (a table), 'workers' flagged}
     "Whether rows can have come through channel P: agreement and label tests, false alarm ≤ alpha."
     P = np.asarray(P, dtype=np.float64)
     alpha = check_fraction(alpha, "alpha")
@@ -504,8 +553,11 @@ def _check_rr_vector(epsilon: float, m, n_classes: int) -> tuple:
 
 # %% ../nbs/05_privacy.ipynb #23f9e282
 def rr_worker_delta(
-    epsilon: float, m: int, target_epsilon, n_classes: int = 2
-) -> Union[float, np.ndarray]:
+    epsilon: float,  # ε per answer
+    m: int,  # the worker's answers
+    target_epsilon,  # ε′ (a number or an array)
+    n_classes: int = 2,  # number of classes k
+) -> Union[float, np.ndarray]:  # δ(ε′)
     "Exact δ(ε′) of a worker's vector of m answers, each by k-ary RR at ε (tight composition)."
     e, m, k = _check_rr_vector(epsilon, m, n_classes)
     t = np.asarray(target_epsilon, dtype=np.float64)
@@ -516,7 +568,12 @@ def rr_worker_delta(
     return float(out) if out.ndim == 0 else out
 
 # %% ../nbs/05_privacy.ipynb #b98d1a96
-def rr_worker_epsilon(epsilon: float, m: int, delta: float, n_classes: int = 2) -> float:
+def rr_worker_epsilon(
+    epsilon: float,  # ε per answer
+    m: int,  # the worker's answers
+    delta: float,  # the target δ
+    n_classes: int = 2,  # number of classes k
+) -> float:  # the least ε′
     "Least ε′ with δ(ε′) ≤ δ for a worker's m k-ary RR answers at ε (mε when δ = 0)."
     from scipy.optimize import brentq  # here, not at import: scipy.optimize loads in ≥ 0.1 s
 

@@ -40,7 +40,10 @@ class AggregatorEntry:
     max_classes: Optional[int] = None  # the most classes it accepts (KOS: 2; None: any)
     sweep: bool = True  # in the experiments' default sweeps (MMSR: by name only, W × W memory)
 
-    def accepts(self, n_classes: Optional[int]) -> bool:
+    def accepts(
+        self,
+        n_classes: Optional[int],  # number of classes (None: continuous)
+    ) -> bool:  # True if it suits
         "Whether answers of `n_classes` classes suit it (None: continuous answers, no limit here)."
         return self.max_classes is None or n_classes is None or n_classes <= self.max_classes
 
@@ -126,7 +129,9 @@ def _entry(table: dict, name: str, what: str):
     )
 
 # %% ../nbs/05a_registry.ipynb #8150de14
-def aggregator(name: str) -> AggregatorEntry:
+def aggregator(
+    name: str,  # a display name ('DawidSkene', 'RR') or a command-line name ('ds', 'rr')
+) -> AggregatorEntry:  # the registry's entry
     "The entry named `name` (display name, e.g. 'DawidSkene', or command-line name, e.g. 'ds')."
     return _entry(AGGREGATORS, name, "aggregator")
 
@@ -134,12 +139,16 @@ def aggregator(name: str) -> AggregatorEntry:
 RANGE_PARAMETER = "bounds"
 
 
-def answer_range(ds: Dataset) -> tuple:
+def answer_range(
+    ds: Dataset,  # a continuous dataset
+) -> tuple:  # (smallest, largest) answer
     "(smallest, largest) answer of a dataset: the scale its continuous answers live on."
     return float(np.min(ds.answers.value)), float(np.max(ds.answers.value))
 
 # %% ../nbs/05a_registry.ipynb #5bb51caa
-def takes_range(name: str) -> bool:
+def takes_range(
+    name: str,  # a continuous aggregator's display name
+) -> bool:  # True if it takes `bounds=`
     "Whether the continuous aggregator `name` can keep its estimates inside a range (`bounds=`)."
     make = aggregator(name).make
     return isinstance(make, type) and RANGE_PARAMETER in inspect.signature(make.__init__).parameters
@@ -157,7 +166,11 @@ def _in_range(name: str) -> Callable:
     return make
 
 # %% ../nbs/05a_registry.ipynb #f834b22c
-def aggregators(kind: str, report_only: bool = True, n_classes: Optional[int] = None) -> dict:
+def aggregators(
+    kind: str,  # "categorical" or "continuous"
+    report_only: bool = True,  # only those in the report by default
+    n_classes: Optional[int] = None,  # keep those accepting this many classes (None: all)
+) -> dict:  # display name → factory
     "Display name → factory of the aggregators for `kind` (`report_only`, accepting `n_classes`)."
     _check_kind(kind)
     return {
@@ -167,13 +180,18 @@ def aggregators(kind: str, report_only: bool = True, n_classes: Optional[int] = 
     }
 
 # %% ../nbs/05a_registry.ipynb #e5f6a7b8
-def applies(name: str, n_classes: Optional[int]) -> bool:
+def applies(
+    name: str,  # an aggregator's display name
+    n_classes: Optional[int],  # number of classes (None: continuous)
+) -> bool:  # True if it accepts such answers
     "Whether the aggregator `name` accepts answers of `n_classes` classes (a name not here: yes)."
     entry = next((e for e in AGGREGATORS.values() if name in (e.name, e.cli)), None)
     return entry is None or entry.accepts(n_classes)
 
 # %% ../nbs/05a_registry.ipynb #0282bdf5
-def cli_methods(dask: bool = False) -> tuple:
+def cli_methods(
+    dask: bool = False,  # only those that fit on Dask
+) -> tuple:  # the `--method` names
     "The command line's `--method` names (only those that run on Dask with `dask`)."
     return tuple(e.cli for e in AGGREGATORS.values() if e.cli and (e.dask or not dask))
 
@@ -257,12 +275,17 @@ MECHANISMS = {
 }
 
 # %% ../nbs/05a_registry.ipynb #f1b81e72
-def mechanism(name: str) -> MechanismEntry:
+def mechanism(
+    name: str,  # a display name ('DawidSkene', 'RR') or a command-line name ('ds', 'rr')
+) -> MechanismEntry:  # the registry's entry
     "The entry named `name` (display name, e.g. 'RR', or command-line name, e.g. 'rr')."
     return _entry(MECHANISMS, name, "mechanism")
 
 # %% ../nbs/05a_registry.ipynb #a63e8ff0
-def mechanisms(kind: str, report_only: bool = True) -> dict:
+def mechanisms(
+    kind: str,  # "categorical" or "continuous"
+    report_only: bool = True,  # only those in the report by default
+) -> dict:  # display name → factory (epsilon, dataset) → Mechanism
     "Display name → factory `(epsilon, dataset) → Mechanism` for `kind` (with `report_only`)."
     _check_kind(kind)
     return {
@@ -272,7 +295,10 @@ def mechanisms(kind: str, report_only: bool = True) -> dict:
     }
 
 # %% ../nbs/05a_registry.ipynb #6dc7c17d
-def cli_mechanisms(kind: Optional[str] = None, channel: bool = False) -> tuple:
+def cli_mechanisms(
+    kind: Optional[str] = None,  # "categorical", "continuous" or None (both)
+    channel: bool = False,  # only those with a channel
+) -> tuple:  # the `--mechanism` names
     "The CLI's `--mechanism` names (of one kind; with `channel`, only those with a channel)."
     _check_kind(kind)
     return tuple(

@@ -79,8 +79,12 @@ def _top_up(
 
 # %% ../nbs/01_simulate.ipynb #30b02530
 def sample_pairs(
-    n_workers: int, n_tasks: int, density: float = 1.0, rng: RngLike = None, min_per_task: int = 1
-) -> tuple:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    density: float = 1.0,  # chance that a worker answers a task
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> tuple:  # (worker, task) index arrays
     "Worker and task indices (int32, by worker then task) of cells present w.p. `density`."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     density, min_per_task = _density(density), check_count(min_per_task, "min_per_task", 0)
@@ -137,15 +141,15 @@ def _categorical_meta(generator: str, K: int, density: float, prior, rng, **own)
 
 # %% ../nbs/01_simulate.ipynb #dfe860cb
 def one_coin(
-    n_workers: int,
-    n_tasks: int,
-    abilities: AbilitiesLike,
-    n_classes: int = 2,
-    density: float = 1.0,
-    prior=None,
-    rng: RngLike = None,
-    min_per_task: int = 1,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    abilities: AbilitiesLike,  # each worker's chance of a right answer (or one for all)
+    n_classes: int = 2,  # number of classes
+    density: float = 1.0,  # chance that a worker answers a task
+    prior=None,  # class prior of the truths (None: uniform)
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Workers right w.p. `abilities[i]`, otherwise uniform over the other `n_classes - 1` classes."
     n_workers, n_tasks, n_classes = (
         check_count(n_workers, "n_workers"),
@@ -193,14 +197,14 @@ def _inverse_cdf(cum: np.ndarray, rows: np.ndarray, gen: np.random.Generator) ->
 
 # %% ../nbs/01_simulate.ipynb #6d04a283
 def confusion_workers(
-    n_workers: int,
-    n_tasks: int,
-    confusions,
-    density: float = 1.0,
-    prior=None,
-    rng: RngLike = None,
-    min_per_task: int = 1,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    confusions,  # W × K × K: Pr(answer l | truth k) per worker
+    density: float = 1.0,  # chance that a worker answers a task
+    prior=None,  # class prior of the truths (None: uniform)
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Dawid–Skene workers: worker `i` answers `l` for truth `k` w.p. `confusions[i, k, l]`."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     c = _confusions(confusions, n_workers)
@@ -218,8 +222,11 @@ def confusion_workers(
 
 # %% ../nbs/01_simulate.ipynb #eafb399b
 def random_confusions(
-    n_workers: int, n_classes: int, diag: tuple = (0.6, 0.9), rng: RngLike = None
-) -> np.ndarray:
+    n_workers: int,  # number of workers
+    n_classes: int,  # number of classes K
+    diag: tuple = (0.6, 0.9),  # the range of each row's diagonal (right answers)
+    rng: RngLike = None,  # seed or generator
+) -> np.ndarray:  # W × K × K confusions
     "(W, K, K) confusions: diagonal uniform in `diag`, the rest of a row split by a flat Dirichlet."
     n_workers, K = check_count(n_workers, "n_workers"), check_count(n_classes, "n_classes", 2)
     lo, hi = _probabilities(diag, "diag", (2,))
@@ -235,14 +242,14 @@ def random_confusions(
 
 # %% ../nbs/01_simulate.ipynb #c7be8cd9
 def experts_spammers(
-    n_workers: int,
-    n_tasks: int,
-    delta: float,
-    expert_ability: float = 1.0,
-    rng: RngLike = None,
-    density: float = 1.0,
-    spammer_ability: float = 0.5,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    delta: float,  # the experts are ⌈n_workers^delta⌉
+    expert_ability: float = 1.0,  # an expert's chance of a right answer
+    rng: RngLike = None,  # seed or generator
+    density: float = 1.0,  # chance that a worker answers a task
+    spammer_ability: float = 0.5,  # a spammer's chance of a right answer
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Wang & Xu's binary instance: ⌈n_workers**delta⌉ experts (`expert_ability`), the rest spammers."
     n_workers = check_count(n_workers, "n_workers")
     delta = check_fraction(delta, "delta")  # Wang & Xu assume (0, 1/2)
@@ -267,14 +274,14 @@ def experts_spammers(
 
 # %% ../nbs/01_simulate.ipynb #66221a96
 def continuous_workers(
-    n_workers: int,
-    n_tasks: int,
-    lam1: float,
-    truth=None,
-    density: float = 1.0,
-    rng: RngLike = None,
-    min_per_task: int = 1,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    lam1: float,  # rate λ₁ of the workers' noise variances
+    truth=None,  # the truths (None: N(0, 1) draws)
+    density: float = 1.0,  # chance that a worker answers a task
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Li et al. crowd sensing: truth + N(0, σ_s²), σ_s² ~ Exp(`lam1`) per worker; truth ~ N(0, 1)."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     lam1 = check_positive(lam1, "lam1")  # the rate of the exponential variance distribution
@@ -303,15 +310,15 @@ SUN_SIZES = {"small": (2000, 200), "large": (10_000, 1000)}  # Sun et al. §VI: 
 
 
 def sun_synthetic(
-    n_workers: int = 2000,
-    n_tasks: int = 200,
-    density: float = 0.1,
-    rng: RngLike = None,
-    sigmas: tuple = (1.0, 5.0),
-    domain: tuple = (0, 9),
-    discretize: bool = True,
-    min_per_task: int = 1,
-) -> Dataset:
+    n_workers: int = 2000,  # number of workers
+    n_tasks: int = 200,  # number of tasks
+    density: float = 0.1,  # chance that a worker answers a task
+    rng: RngLike = None,  # seed or generator
+    sigmas: tuple = (1.0, 5.0),  # the two workers' noise levels σ (half the workers each)
+    domain: tuple = (0, 9),  # (lowest, highest) answer
+    discretize: bool = True,  # round the answers to integers
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Sun et al. §VI-A: truth ~ N(0,1), workers σ=1 or σ=5 (half each), rounded, clipped into Γ."
     n_workers, n_tasks = check_count(n_workers, "n_workers", 2), check_count(n_tasks, "n_tasks")
     hi_sigma = np.asarray(sigmas, dtype=np.float64)
@@ -352,15 +359,15 @@ CONTAMINATIONS = (
 
 
 def claim_workers(
-    n_workers: int,
-    n_tasks: int,
-    p_exact: tuple = (0.6, 0.95),
-    rel_sigma: float = 0.05,
-    log10_range: tuple = (3.0, 4.0),
-    density: float = 0.1,
-    rng: RngLike = None,
-    min_per_task: int = 1,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    p_exact: tuple = (0.6, 0.95),  # range of the workers' chances of an exact copy
+    rel_sigma: float = 0.05,  # relative noise of an inexact claim
+    log10_range: tuple = (3.0, 4.0),  # the truths' range, in log10
+    density: float = 0.1,  # chance that a worker answers a task
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "Truths 10^U(log10_range); copied w.p. p_i ~ U(p_exact), else truth·(1 + rel_sigma·N(0,1))."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     lo, hi = (float(x) for x in p_exact)
@@ -397,7 +404,11 @@ def _n_digits(n: np.ndarray) -> np.ndarray:
     return np.floor(np.log10(np.maximum(n, 1))).astype(np.int64) + 1
 
 # %% ../nbs/01_simulate.ipynb #11853b82
-def digit_slip(value: np.ndarray, repeat: bool, rng: RngLike = None) -> np.ndarray:
+def digit_slip(
+    value: np.ndarray,  # the values to damage
+    repeat: bool,  # repeat a digit (else drop one)
+    rng: RngLike = None,  # seed or generator
+) -> np.ndarray:  # the damaged values
     "Drop or (`repeat`) repeat a random digit of |value|'s integer part; sign, fraction kept."
     value, gen = np.asarray(value, dtype=np.float64), as_generator(rng)
     a = np.abs(value)
@@ -446,13 +457,13 @@ def _dirty_values(
 
 # %% ../nbs/01_simulate.ipynb #91674064
 def contaminate(
-    data: Dataset,
-    fraction: float,
-    kinds="vandal",
-    magnitude: float = 1e12,
-    by: str = "answer",
-    rng: RngLike = None,
-) -> Dataset:
+    data: Dataset,  # a continuous dataset
+    fraction: float,  # the share of answers (or workers) to replace
+    kinds="vandal",  # the kinds of dirt: a name, or name → weight
+    magnitude: float = 1e12,  # a vandal value's size
+    by: str = "answer",  # "answer" or "worker" (all of a chosen worker's answers)
+    rng: RngLike = None,  # seed or generator
+) -> Dataset:  # a copy, with the replaced answers listed in `meta`
     "Replace `fraction` of the answers by zeros, digit slips or vandal values (answers or workers)."
     if not isinstance(data, Dataset):
         raise TypeError(f"data must be a ldp_truth.data.Dataset, got {type(data).__name__}")
@@ -525,15 +536,15 @@ def _distinct_workers(need: np.ndarray, n_workers: int, gen: np.random.Generator
 
 # %% ../nbs/01_simulate.ipynb #63713ab0
 def confusion_workers_chunked(
-    n_workers: int,
-    n_tasks: int,
-    confusions,
-    density: float = 1.0,
-    prior=None,
-    rng: RngLike = None,
-    min_per_task: int = 1,
-    chunk_tasks: int = 2**18,
-) -> Dataset:
+    n_workers: int,  # number of workers
+    n_tasks: int,  # number of tasks
+    confusions,  # W × K × K: Pr(answer l | truth k) per worker
+    density: float = 1.0,  # chance that a worker answers a task
+    prior=None,  # class prior of the truths (None: uniform)
+    rng: RngLike = None,  # seed or generator
+    min_per_task: int = 1,  # least answers per task (more cells are drawn where needed)
+    chunk_tasks: int = 2**18,  # tasks drawn at a time (memory)
+) -> Dataset:  # the answers, the truths and the parameters in `meta`
     "`confusion_workers`' model drawn `chunk_tasks` tasks at a time into preallocated arrays."
     n_workers, n_tasks = check_count(n_workers, "n_workers"), check_count(n_tasks, "n_tasks")
     density, min_per_task, chunk_tasks = (

@@ -54,7 +54,9 @@ def _integral(x):
     return x
 
 # %% ../nbs/04c_spec.ipynb #4fd07d25
-def canonical_json(spec: dict) -> bytes:
+def canonical_json(
+    spec: dict,  # a mechanism spec (the dict `Mechanism.spec()` or `ldp-truth spec` writes)
+) -> bytes:  # UTF-8 JSON bytes, keys sorted, without `hash`
     "The bytes a spec's hash covers: every field but `hash`, integral numbers as integers, sorted."
     body = {k: v for k, v in spec.items() if k != "hash"}
     return json.dumps(
@@ -62,7 +64,9 @@ def canonical_json(spec: dict) -> bytes:
     ).encode("utf-8")
 
 # %% ../nbs/04c_spec.ipynb #e0e37efe
-def spec_hash(spec: dict) -> str:
+def spec_hash(
+    spec: dict,  # a mechanism spec (the dict `Mechanism.spec()` or `ldp-truth spec` writes)
+) -> str:  # 'sha256:' and 64 hex digits
     "'sha256:' and the hex SHA-256 of the spec's canonical form."
     return "sha256:" + hashlib.sha256(canonical_json(spec)).hexdigest()
 
@@ -95,13 +99,19 @@ def _spec_max_answers(mech: Mechanism, max_answers) -> Optional[int]:
     return own if M is None else M
 
 # %% ../nbs/04c_spec.ipynb #b5e4e12b
-def with_max_answers(mech: Mechanism, max_answers: Optional[int]) -> Mechanism:
+def with_max_answers(
+    mech: Mechanism,  # the mechanism to cap
+    max_answers: Optional[int],  # most answers a worker may give (None: no cap)
+) -> Mechanism:  # the same mechanism, now refusing busier workers
     "`mech`, refusing from now on any worker with more than `max_answers` answers (None: as is)."
     mech.max_answers = _spec_max_answers(mech, max_answers)
     return mech
 
 # %% ../nbs/04c_spec.ipynb #afa2de58
-def guarantee(mech: Mechanism, max_answers: Optional[int] = None) -> dict:
+def guarantee(
+    mech: Mechanism,  # the mechanism that runs
+    max_answers: Optional[int] = None,  # most answers a worker may give (None: no cap)
+) -> dict:  # {'epsilon_per_answer': ε, 'epsilon_worker': ε of a whole worker (None: no cap)}
     "Exact ε per answer and per worker that `mech` guarantees up to `max_answers` answers a worker."
     M = _check_max_answers(max_answers)
     eps = mech.epsilon if M is None else float(mech.epsilon_per_answer(M))
@@ -123,7 +133,11 @@ def _check_project(project) -> Optional[str]:
     return project.strip()
 
 
-def _spec(self, max_answers: Optional[int] = None, project: Optional[str] = None) -> dict:
+def _spec(
+    self,
+    max_answers: Optional[int] = None,  # most answers a worker may release (None: no cap)
+    project: Optional[str] = None,  # the deployment's name: two projects' specs hash differently
+) -> dict:  # the spec: format, mechanism, params, domain, the ε it guarantees, hash
     "The spec of this mechanism (`max_answers`: answers a worker may release; `project`), hashed."
     M = _spec_max_answers(self, max_answers)
     params, domain = self._spec_params(), _spec_domain(self)
@@ -240,13 +254,17 @@ def _same(a, b) -> bool:
     return a == b and type(a) is type(b)
 
 # %% ../nbs/04c_spec.ipynb #h47spc12
-def spec_guarantee(spec: dict) -> dict:
+def spec_guarantee(
+    spec: dict,  # a mechanism spec (the dict `Mechanism.spec()` or `ldp-truth spec` writes)
+) -> dict:  # the same dict as `guarantee`, from the spec's fields alone
     "What a spec guarantees, computed from its mechanism, params, domain and max_answers alone."
     _check_form(spec)
     return guarantee(_rebuild(spec), spec["max_answers"])
 
 # %% ../nbs/04c_spec.ipynb #1f2c13ce
-def check_spec(spec) -> dict:
+def check_spec(
+    spec,  # a mechanism spec (the dict `Mechanism.spec()` or `ldp-truth spec` writes)
+) -> dict:  # `spec`, checked (else a ValueError)
     "`spec` if it is whole and states what its mechanism guarantees; else a ValueError saying why."
     _check_form(spec)
     computed = spec_guarantee(spec)
@@ -260,7 +278,11 @@ def check_spec(spec) -> dict:
     return spec
 
 # %% ../nbs/04c_spec.ipynb #16e19be1
-def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -> Mechanism:
+def mechanism_from_spec(
+    spec: dict,  # a mechanism spec (the dict `Mechanism.spec()` or `ldp-truth spec` writes)
+    secure: bool = False,  # draw noise with OpenDP's samplers (a real device)
+    rng: RngLike = None,  # seed or generator: MF's task profiles V (simulation only)
+) -> Mechanism:  # the mechanism, rebuilt
     "The mechanism a spec declares, checked and rebuilt (`rng`: MF's task profiles V; `secure`)."
     mech = _rebuild(check_spec(spec), secure, rng)
     again = mech.spec(spec["max_answers"], spec["project"])
@@ -275,7 +297,9 @@ def mechanism_from_spec(spec: dict, secure: bool = False, rng: RngLike = None) -
     return mech
 
 # %% ../nbs/04c_spec.ipynb #h47spc40
-def spec_channels(spec: dict) -> dict:
+def spec_channels(
+    spec: dict,  # a categorical mechanism spec
+) -> dict:  # {'P': channel, ...}: what `privacy.check_received` takes
     "What `privacy.check_received` needs of a categorical spec: P, worker channels, independence."
     P = mechanism_from_spec(spec).transition_matrix()
     if spec["mechanism"] != "two-layer":
@@ -288,7 +312,9 @@ def spec_channels(spec: dict) -> dict:
 WORKER_ID_MAX = 128
 
 
-def worker_id_problem(worker) -> Optional[str]:
+def worker_id_problem(
+    worker,  # a worker id as received
+) -> Optional[str]:  # why it is refused, or None if it is fine
     "Why `worker` is not an id in normal form (NFC, stripped, no controls, 1–128 long), or None."
     if not isinstance(worker, str):
         return f"a worker id must be a string, not {type(worker).__name__}"

@@ -1,10 +1,11 @@
-// A table or display formula wider than the text column is set smaller until it fits (down to 55 % of its size),
-// instead of hiding behind a scrollbar. Copied into the site by tools/make_docs.py; checked by tools/test_site.py.
+// A display formula wider than the text column is set smaller until it fits (down to 55 % of its size), instead of
+// hiding behind a scrollbar; a wide table scrolls in its own box (styles.css). Copied into the site by
+// tools/make_docs.py; checked by tools/test_site.py.
 function fitToColumn(root) {
   var main = document.querySelector("main");
   if (!main) return;
   var edge = main.getBoundingClientRect().right;
-  root.querySelectorAll("table, math[display='block']").forEach(function (el) {
+  root.querySelectorAll("math[display='block']").forEach(function (el) {
     var size = parseFloat(getComputedStyle(el).fontSize), least = 0.55 * parseFloat(getComputedStyle(el.parentElement).fontSize);
     var holder = el.parentElement.classList.contains("display") ? el.parentElement : el;   // a formula's own box
     for (var step = 0; step < 8; step++) {

@@ -6,7 +6,9 @@ functions; the site lands in `_docs/` (index.html is the landing page, one page 
 nbdev runs, to build the docs, every exported cell, every `show_doc` and every cell with an import — including a test
 cell that imports something and then uses variables of earlier test cells, which nbdev runs alone and which then
 fails the build (nbdev's FAQ says: keep imports in cells of their own). Such cells are not run for the docs here: their
-saved outputs are shown as they are, and the notebooks' own tests (`nbdev_test`) still run them.
+saved outputs are shown as they are, and the notebooks' own tests (`nbdev_test`) still run them. The landing page and
+the guides are the exception: every code cell of theirs is run when the site is built, so each shows its output
+(`tools/site_build.py` says why and how, and writes the CLI reference and the search index's ranks).
 
 Two things are then done to the rendered pages so that the site reads with no network:
 
@@ -29,15 +31,19 @@ Two things are then done to the rendered pages so that the site reads with no ne
   written), its docstring as plain text (never parsed as Markdown, so `p*` and `x^2` survive), its parameters, a
   class's attributes (the `@documented` metadata `help()` shows), its methods each with an entry of its own, an
   example (a notebook cell whose first line is `# Example: Name`, else the shortest cell that calls it) and the
-  papers it names, linked to the references. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
+  papers it names, linked to the references; a Returns section where the source comments the return annotation
+  (docments: `) -> T:  # what it returns`); an index of the page's entries at its top; an example is never a check
+  (`test_fail(...)`); each method links to the chapter that writes it, and an inherited method is written once, in
+  its base class's entry, which the subclasses' method lists link to. nbdev's `show_doc` blocks on the chapter pages are drawn the same way
   and link to the entry. Nothing is listed by hand, so a new class on a new chapter appears with its entry.
 - **A user guide and a grouped sidebar.** `guide_*.ipynb` (getting started, which mechanism, which aggregator, more
   examples, glossary, references, changelog) come first; the sidebar groups the pages (Guide · Core library · Inference
   · Papers · Command line · API reference, a chapter's group read from its `default_exp`: `inference.*` chapters and the 03
   chapters without a module (the channel, the interface) under Inference, `cli` and `cli_*` under Command line), with previous/next links.
 - **Offline from `file://`.** The search index is also written as `search.js` (a browser refuses `fetch` from
-  `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a table or display formula that is wider
-  than the column in a smaller font instead of behind a scrollbar. Each line of code is a span that hangs under its
+  `file://`), the theme's web-font `@import` is removed, and `fit.js` sets a display formula that is wider than the
+  column in a smaller font; a wide table, or a printed one (a DataFrame's `print`), scrolls sideways in its own box
+  with its rows whole. Each line of code is a span that hangs under its
   own indentation when it wraps. A `|` inside code or maths in a Markdown table is escaped; printed Markdown (pipe
   tables, the report) is shown as Markdown; TeX names latex2mathml copies through (`\\{` after `\\Big`, `\\arg`)
   become their symbols.
@@ -47,6 +53,7 @@ Two things are then done to the rendered pages so that the site reads with no ne
   is left as plain code), source links are removed, and `_quarto.yml` asks for no repository actions.
 """
 import ast
+import dataclasses
 import functools
 import html
 import importlib
@@ -69,6 +76,9 @@ from nbdev.serve import proc_nbs
 import nbdev.showdoc
 
 from ldp_truth.data import param_comments
+
+sys.path.insert(0, str(Path(__file__).parent))
+from site_build import execute_pages, cli_reference, replace_cli_table, search_index, patch_search  # noqa: E402
 
 
 _nbdev_runs_for_docs = processors._do_eval
@@ -159,6 +169,7 @@ def sidebar(proc: Path, nbs: Path, api: list[str]) -> str:
         groups[group].append(nb.name)
     rank = lambda f: (GUIDE.index(Path(f).stem) if Path(f).stem in GUIDE else len(GUIDE), f)
     groups["Guide"].sort(key=rank)
+    groups["Command line"].append("cli_reference.md")
     lines = ["website:", "  page-navigation: true", "  sidebar:", "    contents:"]
     for title, files in groups.items():
         lines += [f"      - section: \"{title}\"", "        contents:"] + [f"          - {f}" for f in files]
@@ -324,8 +335,50 @@ def localize_links(page: str, pages: dict[str, tuple[str, set]], doc_url: str, g
     return re.sub(rf'<p><a href="{re.escape(git_url)}/blob/[^"]*"[^>]*>source</a></p>\s*', "", page)
 
 
+TOC_NAV = re.compile(r'(<nav id="TOC"[^>]*>)(.*?)(</nav>)', flags=re.S)
+
+
+def toc_breaks(page: str) -> str:
+    "In the right-hand contents, a long name may break after each `.` and `_` (`Aggregator.<wbr>accuracy_<wbr>…`)."
+    def text(m: re.Match) -> str:
+        parts = re.split(r"(<[^>]+>)", m.group(2))
+        return m.group(1) + "".join(p if p.startswith("<") else re.sub(r"(?<=\w)([._])(?=\w)", r"\1<wbr>", p)
+                                    for p in parts) + m.group(3)
+    return TOC_NAV.sub(text, page, count=1)
+
+
+PRINTED = re.compile(r'<div class="cell-output cell-output-stdout">(\s*<pre\b.*?</pre>)', flags=re.S)
+
+
+def printed_table(text: str) -> bool:
+    "Whether printed text is a table (a DataFrame's `print`): three or more lines in columns two spaces apart."
+    lines = [l for l in text.splitlines() if l.strip()]
+    return len(lines) >= 3 and sum(len(re.findall(r"\S {2,}\S", l)) >= 1 for l in lines) >= 0.6 * len(lines)
+
+
+def mark_printed_tables(page: str) -> str:
+    "A printed table's output box marked `printed-table`: it keeps its lines whole and scrolls (styles.css)."
+    def one(m: re.Match) -> str:
+        text = unescape(re.sub(r"<[^>]+>", "", m.group(1)))
+        cls = "cell-output cell-output-stdout" + (" printed-table" if printed_table(text) else "")
+        return f'<div class="{cls}">{m.group(1)}'
+    return PRINTED.sub(one, page)
+
+
+NESTED_LINK = re.compile(r'\[<a href="[^"]*"[^>]*>(.*?)</a>\]\(([^)\s]+)\)', flags=re.S)
+
+
+def unnest_links(page: str) -> str:
+    "A Markdown link around a name nbdev had already linked (`[`Answers`](00_data.ipynb)`) as one link, not text."
+    def one(m: re.Match) -> str:
+        href = re.sub(r"^nbs/", "", m.group(2))
+        href = re.sub(r"\.(ipynb|md)(?=$|#)", ".html", href)
+        return f'<a href="{href}">{m.group(1)}</a>'
+    return NESTED_LINK.sub(one, page)
+
+
 LETTER = "A-Za-zα-ωΑ-Ωℓ"
-POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+)")
+POWER = re.compile(rf"(?<=[\w)\]])\^(\{{[^{{}}]*\}}|\([^()]*\)|[−-]?[{LETTER}0-9]+(?:_\w+)*)")   # e^log_beta_mean: a name whole
 INDEX = re.compile(rf"(?<![A-Za-z0-9_.])([{LETTER}])_(\{{[^{{}}]*\}}|[{LETTER}0-9]{{1,2}})(?![A-Za-z0-9_])")
 def powers_and_indices(text: str) -> str:
     "Plain-text maths as HTML: `p^f` → p<sup>f</sup>, `e^{-t}` → e<sup>-t</sup>, `u_i` → u<sub>i</sub> (HTML text in)."
@@ -371,12 +424,14 @@ SEARCH_FETCH = 'const r = await fetch(offset + "search.json");\n      index = aw
 def offline_assets(out: Path) -> None:
     "Search from `file://` (the index as a script, not fetched) and no web font: nothing the site needs is remote."
     shutil.copy(Path(__file__).with_name("fit.js"), out / "fit.js")
+    entries = search_index(json.loads((out / "search.json").read_text()))
+    (out / "search.json").write_text(json.dumps(entries, ensure_ascii=False))
     (out / "search.js").write_text("window.SEARCH_INDEX = " + (out / "search.json").read_text() + ";\n")
     js = out / "site_libs" / "smalldocs.js"
     text = js.read_text()
     if SEARCH_FETCH not in text: raise RuntimeError("smalldocs.js: the search index fetch changed; update SEARCH_FETCH")
-    js.write_text(text.replace(SEARCH_FETCH, "index = window.SEARCH_INDEX || await (await fetch(offset + "
-                                             '"search.json")).json();'))
+    js.write_text(patch_search(text.replace(SEARCH_FETCH, "index = window.SEARCH_INDEX || await (await fetch("
+                                                          'offset + "search.json")).json();')))
     for css in (out / "site_libs").rglob("*.css"):
         css.write_text(re.sub(r"@import\s+url\([^)]*https?:[^)]*\)[^;]*;", "", css.read_text()))
 
@@ -389,11 +444,11 @@ def finish_site(out: Path) -> dict[str, int]:
     version = f'<span class="navbar-version">{html.escape(cfg.version)}</span>'
     for p in sorted(out.glob("*.html")):
         page, counts[p.name] = tex_as_mathml(p.read_text())
-        page = hanging_lines(docstring_maths(toc_as_headings(page)))
+        page = mark_printed_tables(hanging_lines(docstring_maths(toc_breaks(toc_as_headings(page)))))
         page = page.replace('<script src="site_libs/smalldocs.js"', '<script src="search.js"></script>'
                             '<script src="fit.js" defer></script><script src="site_libs/smalldocs.js"', 1)
         page = re.sub(r'(<span class="navbar-title">[^<]*</span>)', r"\1" + version, page, count=1)
-        p.write_text(localize_links(page, pages, doc_url(), cfg.git_url.rstrip("/")))
+        p.write_text(unnest_links(localize_links(page, pages, doc_url(), cfg.git_url.rstrip("/"))))
     return counts
 
 
@@ -449,6 +504,20 @@ def callable_of(obj):
     return obj
 
 
+FIELD = re.compile(r"^\s+(\w+)\s*:[^#\n]*#\s*(.+?)\s*$", flags=re.M)
+
+
+def descriptions(obj, f) -> dict[str, str]:
+    "Each parameter of `f` (the callable of `obj`) → its docments comment; a dataclass's from its fields' comments."
+    try: found = param_comments(f) if f is not None else {}
+    except (TypeError, OSError, SyntaxError): found = {}
+    if inspect.isclass(obj) and dataclasses.is_dataclass(obj):
+        try: fields = dict(FIELD.findall(inspect.getsource(obj)))
+        except (OSError, TypeError): fields = {}
+        found = {**fields, **{k: v for k, v in found.items() if v}}
+    return found
+
+
 def signature(obj, name: str) -> str:
     "The signature as Python source: `class Name(...)` or `def name(...) -> T`, one parameter a line with its comment."
     f = callable_of(obj)
@@ -456,8 +525,7 @@ def signature(obj, name: str) -> str:
     except (TypeError, ValueError): sig = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL)])
     params = list(sig.parameters.values())
     if params and params[0].name in ("self", "cls") and (inspect.isclass(obj) or "." in name): params = params[1:]
-    try: comments = param_comments(f) if f is not None else {}
-    except (TypeError, OSError, SyntaxError): comments = {}
+    comments = descriptions(obj, f)
     keyword = "class" if inspect.isclass(obj) else "property" if isinstance(obj, property) else "def"
     if keyword == "property": return f"property {name}" + (f": {annotation(sig.return_annotation)}"
                                                          if sig.return_annotation is not sig.empty else "")
@@ -498,10 +566,10 @@ def code_cells(nbs: Path) -> list[tuple[str, str]]:
 
 
 def examples(cells: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
-    "The example cells, by each name their first line gives (`# Example: Answers, Dataset`): (code, notebook)."
+    "The example cells, by each name their first line gives (`# Example: Answers, Dataset`), checks left out."
     found = {}
     for nb, src in cells:
-        if m := EXAMPLE.match(src):
+        if (m := EXAMPLE.match(src)) and not CHECK.search(src):
             body = "\n".join(l for l in src.splitlines()[1:] if not l.startswith("#|")).strip()
             for name in re.split(r"[,\s]+", m.group(1).strip()): found.setdefault(name, (body, nb))
     return found
@@ -510,8 +578,9 @@ def examples(cells: list[tuple[str, str]]) -> dict[str, tuple[str, str]]:
 def example_for(name: str, cells: list[tuple[str, str]], found: dict, limit: int = 15) -> tuple[str, str] | None:
     "`name`'s example cell, else the shortest cell of the notebooks (≤ `limit` lines) that calls it: (code, notebook)."
     if name in found: return found[name]
-    calls = [(len(src.splitlines()), nb, src) for nb, src in cells
-             if re.search(rf"(?<![\w.]){re.escape(name)}[(.]", src) and len(src.splitlines()) <= limit]
+    calls = [(len(src.splitlines()), nb, src) for nb, src in cells   # a check (`test_fail(...)`) is no example
+             if re.search(rf"(?<![\w.]){re.escape(name)}[(.]", src) and len(src.splitlines()) <= limit
+             and not CHECK.search(src)]
     if not calls: return None
     _, nb, src = min(calls)
     return "\n".join(l for l in src.splitlines() if not l.startswith("#|")).strip(), nb
@@ -519,6 +588,11 @@ def example_for(name: str, cells: list[tuple[str, str]], found: dict, limit: int
 
 def methods(cls) -> list[tuple[str, object]]:
     "The public methods and properties a reader calls on `cls`, its bases' in the library included."
+    return [(n, m) for n, m, _ in owned_methods(cls)]
+
+
+def owned_methods(cls) -> list[tuple[str, object, type]]:
+    "The public methods and properties of `cls` (its library bases' included), each with the class defining it."
     lib = cls.__module__.split(".")[0]
     out = {}
     for klass in reversed(cls.__mro__):
@@ -526,8 +600,38 @@ def methods(cls) -> list[tuple[str, object]]:
         for n, v in vars(klass).items():
             if n.startswith("_") or not (inspect.isfunction(v) or isinstance(v, (property, classmethod, staticmethod))):
                 continue
-            out[n] = v.__func__ if isinstance(v, (classmethod, staticmethod)) else v
-    return sorted(out.items())
+            out[n] = (v.__func__ if isinstance(v, (classmethod, staticmethod)) else v, klass)
+    return sorted((n, m, k) for n, (m, k) in out.items())
+
+
+def entry_home(klass: type) -> str:
+    "The API page (`api_inference_core.html`) holding `klass`'s own entry, or '' when it has none (not public)."
+    module = klass.__module__
+    try: public = klass.__name__ in getattr(importlib.import_module(module), "__all__", [])
+    except ImportError: return ""
+    return f"{api_file(module)}.html" if public else ""
+
+
+def chapter_of(f) -> str:
+    "The chapter page (nbdev's name, `partial_fit.html`) where the function `f` is written, or ''."
+    f = getattr(f, "fget", f)
+    module, qual = getattr(f, "__module__", ""), getattr(f, "__qualname__", "")
+    index = importlib.import_module(f"{get_config().lib_name}._modidx").d["syms"]
+    page = index.get(module, {}).get(f"{module}.{qual}")
+    if page is None:   # patched on by a notebook run in this process (`__module__` is then the shell's): by name
+        page = next((v for syms in index.values() for k, v in syms.items() if k.endswith(f".{qual}")), None)
+    return page[0].split("#")[0] if page else ""
+
+
+def returns_comment(f) -> str:
+    "The docments comment on the line of `f`'s return annotation (`) -> T:  # what it returns`), or ''."
+    import tokenize
+    from ldp_truth.data import _def_lines, _header_tokens
+    try: toks = _header_tokens(_def_lines(getattr(f, "fget", f)))
+    except (TypeError, OSError, SyntaxError, tokenize.TokenError): return ""
+    arrow = next((t.start[0] for t in toks if t.type == tokenize.OP and t.string == "->"), None)
+    return next((t.string.lstrip("#").strip() for t in toks
+                 if t.type == tokenize.COMMENT and t.start[0] == arrow), "")
 
 
 def table(title: str, rows: list[tuple[str, str]]) -> str:
@@ -542,18 +646,16 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
     out = [f"## `{name}` {{#{name}}}", "", f"```python\n{signature(obj, name)}\n```", "",
            f'<div class="api-doc" data-qualname="{qual}">{doc_html(summary(obj))}</div>', ""]
     f = callable_of(obj)
-    comments = {}
-    try: comments = param_comments(f) if f is not None else {}
-    except (TypeError, OSError, SyntaxError): pass
+    comments = descriptions(obj, f)
     try: params = [p for p in inspect.signature(f).parameters.values() if p.name not in ("self", "cls")] if f else []
     except (TypeError, ValueError): params = []
     if params: out += [table("Parameters", [(parameter_text(p), comments.get(p.name, "")) for p in params]), ""]
+    if not inspect.isclass(obj) and (ret := returns_comment(obj)): out += [returns_html(obj, ret), ""]
     if inspect.isclass(obj):
         if attrs := getattr(obj, "_attribute_docs", None): out += [table("Attributes", list(attrs.items())), ""]
-        if ms := methods(obj):
-            rows = "".join(f'<li><a href="#{name}.{n}"><code>{n}</code></a> — {doc_html(summary(m).split(chr(10))[0])}</li>'
-                           for n, m in ms)
-            out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">{rows}</ul></div>', ""]
+        if ms := owned_methods(obj):
+            out += [f'<div class="api-section"><p class="api-heading">Methods</p><ul class="api-methods">'
+                    f'{"".join(method_item(obj, n, m, k) for n, m, k in ms)}</ul></div>', ""]
     example = example_for(name, cells, found) if inspect.isclass(obj) else found.get(name)
     if example:
         code, nb = example
@@ -563,10 +665,44 @@ def entry(module: str, name: str, obj, page: str, site: str, cells: list, found:
     papers = paper_link(summary(obj) + " " + module)
     out += [f'<p class="api-source">Paper: {papers}. ' if papers else '<p class="api-source">', f"See {source}.</p>", ""]
     if inspect.isclass(obj):
-        for n, m in methods(obj):
+        for n, m, klass in owned_methods(obj):
+            if inherited(obj, klass): continue   # its entry is its base class's: one copy, not one per subclass
             out += [f"### `{name}.{n}` {{#{name}.{n}}}", "", f"```python\n{signature(m, f'{name}.{n}')}\n```", "",
                     f'<div class="api-doc" data-qualname="{qual}.{n}">{doc_html(summary(m))}</div>', ""]
+            if ret := returns_comment(m): out += [returns_html(m, ret), ""]
+            if chapter := chapter_of(m):
+                out += [f'<p class="api-source">See <a href="{site}/{chapter}">the chapter that explains it</a>.</p>', ""]
     return out
+
+
+def inherited(cls: type, klass: type) -> bool:
+    "Whether a method `cls` inherits from `klass` is documented in `klass`'s own entry instead."
+    return klass is not cls and bool(entry_home(klass))
+
+
+def method_item(cls: type, n: str, m, klass: type) -> str:
+    "One line of a class's method list: the link to the method's entry (its base class's, if inherited)."
+    target = f"{entry_home(klass)}#{klass.__name__}.{n}" if inherited(cls, klass) else f"#{cls.__name__}.{n}"
+    base = f" (from <code>{klass.__name__}</code>)" if inherited(cls, klass) else ""
+    return f'<li><a href="{target}"><code>{n}</code></a>{base} — {doc_html(summary(m).split(chr(10))[0])}</li>'
+
+
+def returns_html(f, comment: str) -> str:
+    "The Returns section of an entry: the return annotation and its docments comment."
+    try: ann = annotation(inspect.signature(getattr(f, "fget", f)).return_annotation)
+    except (TypeError, ValueError): ann = ""
+    return table("Returns", [(ann or "value", comment)])
+
+
+def page_index(mod, names: list[str]) -> str:
+    "The index at the top of an API page: each name, and a class's own methods, linked to their entries."
+    items = []
+    for name in names:
+        obj = getattr(mod, name)
+        own = [n for n, _, k in owned_methods(obj) if not inherited(obj, k)] if inspect.isclass(obj) else []
+        sub = " · ".join(f'<a href="#{name}.{n}"><code>{n}</code></a>' for n in own)
+        items.append(f'<li><a href="#{name}"><code>{name}</code></a>' + (f": {sub}" if sub else "") + "</li>")
+    return f'<nav class="api-index"><p class="api-heading">On this page</p><ul>{"".join(items)}</ul></nav>'
 
 
 def api_pages(proc: Path, nbs: Path) -> list[str]:
@@ -581,7 +717,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
         file = f"{api_file(module)}.md"
         lines = ["---", f"title: \"{short}\"", f"description: \"API reference of `{module}`: "
                  f"{html.escape((mod.__doc__ or '').strip().splitlines()[0] if mod.__doc__ else '')}\"", "---", ""]
-        names = []
+        names, top = [], len(lines)
         for name in mod.__all__:
             obj = getattr(mod, name, None)
             if obj is None or not (callable(obj) or isinstance(obj, property)) or getattr(obj, "__module__", module) != module:
@@ -589,6 +725,7 @@ def api_pages(proc: Path, nbs: Path) -> list[str]:
             doc_page = index[module].get(f"{module}.{name}", (f"{short}.html",))[0]
             lines += entry(module, name, obj, doc_page, doc_url(), cells, found)
             names.append(name)
+        lines[top:top] = [page_index(mod, names), ""]
         (proc / file).write_text("\n".join(lines))
         files.append(file)
         rows.append(f"| [`{short}`]({file}) | " + ", ".join(f"[`{n}`]({file}#{n})" for n in names) + " |")
@@ -607,12 +744,17 @@ def main() -> None:
     out = root / "_docs"
     start = time.perf_counter()
     proc = process_notebooks()
+    ran = execute_pages(proc, root / get_config().nbs_path.name)
+    from ldp_truth.cli import _parser
+    (proc / "cli_reference.md").write_text(cli_reference(_parser()))
+    if not replace_cli_table(proc): print("make_docs: the CLI chapter has no hand-written mechanism table any more")
     folded, described = fold_checks_and_describe_figures(proc)
     api = api_pages(proc, root / get_config().nbs_path.name)
     (proc / "sidebar.yml").write_text(sidebar(proc, root / get_config().nbs_path.name, api))
     render(proc, out)
     counts = finish_site(out)
-    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; {folded} check cells folded, "
+    print(f"site written to {out} in {time.perf_counter() - start:.0f} s; {ran} guide cells run, "
+          f"{folded} check cells folded, "
           f"{described} figures given alt text; formulas rendered as MathML per page: "
           + ", ".join(f"{k} {v}" for k, v in counts.items()))
 

@@ -12,7 +12,10 @@ printed pipe table, a table cell cut at a `|`); every page has the sidebar's six
 version; Chromium's network log shows no request beyond the files; no table, formula or picture runs past the
 column. The search box, typed into from `file://`, finds `DawidSkene`, `RandomizedResponse`, `epsilon_per_answer`;
 every public class's API entry has its parameters, attributes, methods' entries and an example. Every relative link of README.md names a file of the
-repository. Each check is first run on pages known to be broken, to show that it can fail. Run by `make test`; where Chromium is not installed
+repository. And what a reader can trust (issue 51, `tools/site_checks.py`): every guide cell's output shown, no
+number quoted with two values, the CLI reference equal to the parser, decision tables covering the registry, API
+entries with chapter links, Returns and real examples, no nested links, no empty descriptions in the modules
+checked (and the count per module printed), tables that scroll, readable and ranked search, `ε` found as `epsilon`. Each check is first run on pages known to be broken, to show that it can fail. Run by `make test`; where Chromium is not installed
 it says so and exits 0.
 """
 from html import escape as html_escape, unescape
@@ -29,6 +32,9 @@ import tempfile
 
 import numpy as np
 from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).parent))
+from site_checks import UNCHECKED_MODULES, all_checks, checks_fire, described_share, empty_descriptions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_docs"
@@ -111,13 +117,20 @@ MEASURE = """<script>window.addEventListener('load', function () {
   setTimeout(function () {   // after fit.js has fitted what the opened cells hold
   var main = document.querySelector('main'), edge = main ? main.getBoundingClientRect().right : 1e9, over = [];
   document.querySelectorAll('pre').forEach(function (p) {
+    if (p.closest('.printed-table')) return;   // a printed table scrolls in its box instead of wrapping its rows
     if (p.scrollWidth > p.clientWidth + 1) {
       var lines = p.textContent.split('\\n');
       over.push(lines.reduce(function (a, b) { return b.length > a.length ? b : a; }, '').slice(0, 80));
     }
   });
+  function scrolls(e) {   // a table may be wider than the column inside a box that scrolls sideways
+    for (var b = e; b && b !== main; b = b.parentElement)
+      if (/auto|scroll/.test(getComputedStyle(b).overflowX) && b.clientWidth <= main.clientWidth + 2) return true;
+    return false;
+  }
   document.querySelectorAll('main table, main math[display="block"], main img, main .sd-table, main span.math.display')
     .forEach(function (e) {
+      if ((e.tagName === 'TABLE' || e.classList.contains('sd-table')) && scrolls(e)) return;
       var r = e.getBoundingClientRect();
       if (r.right > edge + 2 || e.scrollWidth > e.clientWidth + 2 && getComputedStyle(e).overflowX !== 'visible')
         over.push(e.tagName.toLowerCase() + ' ' + Math.round(r.width) + ' px: ' + e.textContent.trim().slice(0, 50));
@@ -433,6 +446,14 @@ def main() -> int:
             if paper and "guide_references.html#ref-" not in page.read_text():
                 failures.append(f"{page.name}: a paper page that does not cite its paper (references)")
             print(f"test_site: {page.name}: {dom.maths} formulas rendered, {len(html[page.name].links)} links")
+    failures += [f"the checker itself: {w}" for w in checks_fire()]
+    for check, found in all_checks(SITE, exe).items():   # issue 51: what a reader can trust
+        checks += 1
+        if found: failures.append(f"{check}: {len(found)} found, e.g. {found[:3]}")
+    per_module = empty_descriptions()
+    print("test_site: empty descriptions per module (not yet checked: " + ", ".join(UNCHECKED_MODULES) + "): "
+          + ", ".join(f"{m.removeprefix('ldp_truth.')} {len(v)}" for m, v in per_module.items()))
+    print(f"test_site: {described_share(per_module)}")
     for f in failures: print("FAILED", f)
     print(f"test_site: {checks - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0

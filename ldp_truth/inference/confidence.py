@@ -36,7 +36,11 @@ def _confidence_rows(proba, truth) -> tuple:
     return P.max(1), (P.argmax(1) == t).astype(np.float64)
 
 
-def reliability(proba, truth, bins: int = 10) -> pd.DataFrame:
+def reliability(
+    proba,  # tasks × classes probabilities (each row sums to 1)
+    truth,  # each task's true class (-1 or NaN: unknown, left out)
+    bins: int = 10,  # equal-width bins of the largest probability over [0, 1]
+) -> pd.DataFrame:  # one row per non-empty bin: lo (its left edge), tasks, confidence, accuracy
     "Per equal-width confidence bin: tasks, mean largest probability, share right (the diagram)."
     bins = check_count(bins, "bins")
     conf, right = _confidence_rows(proba, truth)
@@ -53,13 +57,20 @@ def reliability(proba, truth, bins: int = 10) -> pd.DataFrame:
         )[n > 0].reset_index(drop=True)
 
 
-def expected_calibration_error(proba, truth, bins: int = 10) -> float:
+def expected_calibration_error(
+    proba,  # tasks × classes probabilities (each row sums to 1)
+    truth,  # each task's true class (-1 or NaN: unknown, left out)
+    bins: int = 10,  # equal-width bins of the largest probability over [0, 1]
+) -> float:  # the expected calibration error, in [0, 1]
     "ECE: the task-weighted mean |share right − mean confidence| over equal-width confidence bins."
     r = reliability(proba, truth, bins)
     return float((r.tasks * (r.accuracy - r.confidence).abs()).sum() / r.tasks.sum())
 
 # %% ../../nbs/03i_confidence.ipynb #7b9aeec2
-def temper(proba, temperature: float) -> np.ndarray:
+def temper(
+    proba,  # tasks × classes probabilities
+    temperature: float,  # T > 0: rows raised to 1/T (T > 1 flattens, T < 1 sharpens)
+) -> np.ndarray:  # the tempered probabilities, rows summing to 1
     "`proba` with every row raised to 1/temperature and renormalised (T > 1: less confident)."
     T = check_real(temperature, "temperature")
     if not T > 0:
@@ -69,7 +80,10 @@ def temper(proba, temperature: float) -> np.ndarray:
     return out / out.sum(1, keepdims=True)
 
 
-def fit_temperature(proba, gold) -> float:
+def fit_temperature(
+    proba,  # tasks × classes probabilities
+    gold,  # each task's known class (-1 or NaN: unknown, not used)
+) -> float:  # the temperature T in [1/20, 20]
     "The T maximising the gold tasks' likelihood under `temper(proba, T)`, T in [1/20, 20]."
     from scipy.optimize import minimize_scalar
 
@@ -165,8 +179,11 @@ def bootstrap_accuracy(
 
 # %% ../../nbs/03i_confidence.ipynb #766ee834
 def resample_collection(
-    pilot: Answers, n_tasks: int, answers_per_task: int, rng: np.random.Generator
-) -> tuple:
+    pilot: Answers,  # the pilot's answers
+    n_tasks: int,  # tasks in the resampled collection
+    answers_per_task: int,  # at most this many of each source task's real answers are kept
+    rng: np.random.Generator,  # the source of randomness
+) -> tuple:  # (answers, source): the collection and each new task's pilot task
     "n_tasks copies of random pilot tasks, each with ≤ r of its real answers: (answers, source)."
     order = np.argsort(pilot.task, kind="stable")
     counts = np.bincount(pilot.task, minlength=pilot.n_tasks)
@@ -210,15 +227,15 @@ def _pilot_support(pilot: Answers, truth: np.ndarray, rs: list) -> list:
 
 
 def predict_accuracy(
-    pilot: Answers,
+    pilot: Answers,  # the pilot's answers (as collected, without privacy)
     channels: dict,  # ε → the K×K channel of the mechanism at that ε (np.eye(K) for no noise)
     answers_per_task,  # the answers per task to compare (ints ≥ 1)
     n_tasks: int,  # tasks in the collection to be bought
     gold=None,  # the pilot's known class per task (-1/NaN: unknown); None: its Dawid–Skene labels
     trials: int = 5,  # resampled collections per combination (the interval's spread)
-    rng: RngLike = None,
-    level: float = 0.9,
-) -> pd.DataFrame:
+    rng: RngLike = None,  # a seed or Generator for the resampling and the perturbations
+    level: float = 0.9,  # the interval's level
+) -> pd.DataFrame:  # one row per (ε, answers per task): predicted accuracy and its interval
     "Per (ε, answers per task): the accuracy Dawid–Skene through the channel reaches, from a pilot."
     rs = sorted({check_count(r, "answers_per_task") for r in np.atleast_1d(answers_per_task)})
     n_tasks, trials = check_count(n_tasks, "n_tasks"), check_count(trials, "trials", minimum=2)
@@ -274,7 +291,10 @@ def predict_accuracy(
     return pd.DataFrame(rows)
 
 
-def cheapest(plan: pd.DataFrame, target: float) -> pd.Series:
+def cheapest(
+    plan: pd.DataFrame,  # a table from `predict_accuracy`
+    target: float,  # the accuracy to reach, in (0, 1]
+) -> pd.Series:  # the plan's cheapest row that reaches `target`, or None
     "The plan's row with the fewest answers (then smallest ε) predicted to reach `target`, or None."
     target = check_real(target, "target")
     if not 0 < target <= 1:
@@ -283,7 +303,10 @@ def cheapest(plan: pd.DataFrame, target: float) -> pd.Series:
     return ok.iloc[0] if len(ok) else None
 
 # %% ../../nbs/03i_confidence.ipynb #737fae4b
-def next_tasks(proba, budget: int) -> np.ndarray:
+def next_tasks(
+    proba,  # tasks × classes posterior of a fitted aggregator (NaN rows: tasks without answers)
+    budget: int,  # answers to buy, one task per answer
+) -> np.ndarray:  # task indices, `budget` of them, least confident first
     "The tasks to ask next for `budget` answers, least confident first (NaN rows: first)."
     budget = check_count(budget, "budget")
     P = np.asarray(proba, dtype=np.float64)
@@ -294,7 +317,9 @@ def next_tasks(proba, budget: int) -> np.ndarray:
     return np.resize(order, budget)  # past one answer per task: round again, in the same order
 
 
-def estimate_or_nan(agg) -> tuple:
+def estimate_or_nan(
+    agg,  # a fitted aggregator
+) -> tuple:  # (estimate, low, high), NaNs where the aggregator gives no estimate
     "(estimate, lo, hi) of a fitted aggregator's `estimate_accuracy()`; NaNs where it has none."
     try:
         est, (lo, hi) = agg.estimate_accuracy()

@@ -5,6 +5,7 @@
 # %% ../../nbs/03_core.ipynb #525d7af8
 from __future__ import annotations
 
+import inspect
 from typing import Optional, Union
 
 import numpy as np
@@ -42,7 +43,14 @@ class Aggregator:
     def __init__(self):
         "No parameters (subclasses define their own); here so the docs show the signature `()`."
 
-    def fit(self, answers: Union[Answers, DaskAnswers, pd.DataFrame]) -> "Aggregator":
+    def __repr__(self) -> str:
+        "The call that makes this aggregator: its class and the arguments not at their defaults."
+        return f"{type(self).__name__}({', '.join(_changed_arguments(self))})"
+
+    def fit(
+        self,
+        answers: Union[Answers, DaskAnswers, pd.DataFrame],  # the answers (or a frame of them)
+    ) -> "Aggregator":  # self, fitted
         "Fit on `Answers`, a pandas or Dask DataFrame (worker, task, label), `DaskAnswers`; self."
         if is_dask_frame(answers):
             answers = DaskAnswers(answers)
@@ -121,14 +129,14 @@ class Aggregator:
 
     def fit_predict(
         self,
-        df: pd.DataFrame,
-        worker: str = "worker",
-        task: str = "task",
-        label: str = "label",
-        duplicates: str = "error",
-        classes=None,
+        df: pd.DataFrame,  # crowd-kit's long DataFrame, one row per answer (pandas or Dask)
+        worker: str = "worker",  # the column of worker ids
+        task: str = "task",  # the column of task ids
+        label: str = "label",  # the column of answers
+        duplicates: str = "error",  # a pair answered twice: "error" refuses, "last" keeps the last
+        classes=None,  # the class labels in order (None: the sorted labels found)
         **fit_kw,  # more arguments of this aggregator's `fit` (MajorityVote: skills=)
-    ) -> pd.Series:
+    ) -> pd.Series:  # the truths as `agg_label`, a Series by task id
         "Fit on crowd-kit's long DataFrame (pandas or Dask); the truths as `agg_label` by task id."
         if is_dask_frame(df):
             if duplicates != "error":
@@ -144,8 +152,62 @@ class Aggregator:
         values = A.classes[self.labels_] if A.kind == "categorical" else self.labels_
         return pd.Series(values, index=pd.Index(A.tasks, name=task), name="agg_label")
 
+# %% ../../nbs/03_core.ipynb #014c218e
+def _changed_arguments(obj) -> list:
+    "`name=value` for each constructor parameter of `obj` that is required or not its default."
+    params = [
+        p for p in inspect.signature(type(obj).__init__).parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name != "self"
+        and hasattr(obj, p.name)
+    ]
+    required = {p.name: getattr(obj, p.name) for p in params if p.default is p.empty}
+    plain = _built(type(obj), required)  # defaults as stored (None: computed)
+    given = {
+        p.name: getattr(obj, p.name) for p in params
+        if p.name in required
+        or not _same_value(getattr(obj, p.name), getattr(plain, p.name, p.default))
+    }
+    for name in [n for n in given if n not in required]:  # a default computed from another
+        others = {k: v for k, v in given.items() if k != name}
+        if _same_value(given[name], getattr(_built(type(obj), others), name, object())):
+            given = others
+    return [f"{name}={_short_repr(value)}" for name, value in given.items()]
+
+
+def _built(cls, kwargs: dict):
+    "`cls(**kwargs)`, or None where the constructor refuses them."
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError):
+        return None
+
+
+def _same_value(value, default) -> bool:
+    "Whether a stored parameter equals its default (arrays: same shape and entries)."
+    if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
+        return isinstance(value, np.ndarray) and isinstance(default, np.ndarray) and (
+            value.shape == default.shape and bool(np.all(value == default)))
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def _short_repr(value) -> str:
+    "A parameter as the repr shows it: its short one-line `repr`, else its type and shape."
+    text = repr(value)
+    if len(text) <= 60 and "\n" not in text:
+        return text
+    shape = getattr(value, "shape", None) or ((len(value),) if hasattr(value, "__len__") else ())
+    return f"<{type(value).__name__} {'×'.join(map(str, shape))}>".replace(" >", ">")
+
 # %% ../../nbs/03_core.ipynb #487cd73c
-def accuracy_estimate(proba, labels, gold=None, level: float = 0.9) -> tuple:
+def accuracy_estimate(
+    proba,  # tasks × classes posteriors (NaN rows: no answers)
+    labels,  # each task's label (class index, -1: none)
+    gold=None,  # known class per task (-1 or NaN: unknown), or None
+    level: float = 0.9,  # the interval's coverage
+) -> tuple:  # (estimate, (lo, hi)) of the share of right labels
     "Expected share of right labels, its `level` interval; `gold` (class per task) corrects it."
     P, L = np.asarray(proba, dtype=np.float64), np.asarray(labels)
     if P.ndim != 2 or L.shape != (len(P),):
@@ -210,7 +272,11 @@ def _accuracy_interval(self: Aggregator) -> tuple:
     return self.estimate_accuracy()[1]
 
 
-def _estimate_accuracy(self: Aggregator, gold=None, level: float = 0.9) -> tuple:
+def _estimate_accuracy(
+    self: Aggregator,
+    gold=None,  # known class per task (-1 or NaN: unknown), or None
+    level: float = 0.9,  # the interval's coverage
+) -> tuple:  # (estimate, (lo, hi)) of the share of right labels
     "(estimate, (lo, hi)) of the labels' accuracy; `gold`: known class per task (-1/NaN: unknown)."
     if getattr(self, "proba_", None) is None or not hasattr(self, "labels_"):
         raise AttributeError(
@@ -272,7 +338,10 @@ def _channel_contrast(M: np.ndarray) -> float:
     return float(D[~np.eye(len(M), dtype=bool)].min())
 
 # %% ../../nbs/03_core.ipynb #f16ce5e1
-def channel_is_informative(channel, tol: float = 1e-9) -> bool:
+def channel_is_informative(
+    channel,  # K×L transition matrix (rows: true classes)
+    tol: float = 1e-9,  # rows closer than this in total variation count as equal
+) -> bool:  # True when no two rows are equal
     "Whether every two true classes give different output distributions (as `channel=` needs)."
     M = np.asarray(channel, dtype=np.float64)
     return M.ndim == 2 and len(M) >= 2 and _channel_contrast(M) > tol
@@ -337,7 +406,11 @@ class MajorityVote(Aggregator):
             None if default_skill is None else check_real(default_skill, "default_skill")
         )
 
-    def fit(self, answers, skills=None) -> "MajorityVote":
+    def fit(
+        self,
+        answers,  # the answers (or a frame of them)
+        skills=None,  # one weight per worker (a Series by id, or an array by index); None: 1
+    ) -> "MajorityVote":  # self, fitted
         "As `Aggregator.fit`; `skills` (a Series by worker id, or one per worker index): weighted."
         self._given_skills = skills
         try:

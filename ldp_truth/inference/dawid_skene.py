@@ -250,7 +250,10 @@ def _answer_folds(n_answers: int, folds: int) -> np.ndarray:
     return np.random.default_rng(0).permutation(n_answers) % folds
 
 # %% ../../nbs/03_inference.ipynb #ba1786fa
-def heldout_summary(heldout: dict, groups: Optional[np.ndarray] = None) -> tuple:
+def heldout_summary(
+    heldout: dict,  # model → held-out log-likelihood per answer (arrays of equal length)
+    groups: Optional[np.ndarray] = None,  # a group per answer, for clustered SEs (None: none)
+) -> tuple:  # (model → mean, model → SE of its gap to the best model)
     "Each model's mean held-out log-likelihood per answer, and the SE of its gap to the best."
     means = {m: float(v.mean()) for m, v in heldout.items()}
     best = heldout[max(means, key=means.get)]
@@ -959,7 +962,10 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 # %% ../../nbs/03_inference.ipynb #6363f320
-def rr_unbias_ability(p: np.ndarray, epsilon: float) -> np.ndarray:
+def rr_unbias_ability(
+    p: np.ndarray,  # abilities measured on the RR-perturbed answers
+    epsilon: float,  # RR's ε per answer
+) -> np.ndarray:  # the abilities before perturbation (Eq. 19 inverted)
     "Wang & Xu Alg. 1 step 7: (e^ε+1)/(e^ε−1)·(p − 1/(e^ε+1)), inverting Eq. 19 (ε = ∞: p)."
     c = np.tanh(
         check_positive_or_inf(epsilon, "epsilon") / 2

@@ -203,16 +203,12 @@ class MACE(Aggregator):
     def __init__(
         self,
         n_iter: int = 50,  # EM iterations per restart
-        tol: Optional[
-            float
-        ] = None,  # stop when the log-likelihood rises by < tol × its size (None: never)
+        tol: Optional[float] = None,  # stop when the log-likelihood moves < tol × its size
         n_restarts: int = 1,  # random starts; the one of the highest log-likelihood is kept
         method: str = "vb",  # one of MACE_METHODS: variational Bayes or EM with smoothing
         spam_prior: tuple = (0.5, 0.5),  # vb: Beta pseudo-counts of (spamming, answering truly)
         strategy_prior: float = 10.0,  # vb: Dirichlet pseudo-count of each class in a strategy
-        smoothing: Optional[
-            float
-        ] = None,  # em: pseudo-count per cell; None: 0.01 / K (crowd-kit's)
+        smoothing: Optional[float] = None,  # em: pseudo-count per cell (None: 0.01 / K)
         default_noise: float = 0.5,  # the start's weights are uniform on [1, 2 + default_noise]
         rng: RngLike = 0,  # the starts' seed (int: restart r: RandomState(rng + r)) or generator
         channel: Optional[np.ndarray] = None,  # K×L transition matrix of the answers' LDP mechanism
@@ -260,8 +256,8 @@ class MACE(Aggregator):
         return history[1:], spamming, strategies, i < self.n_iter
 
     def _settled(self, h: list) -> bool:
-        "Whether the log-likelihood rose by less than tol × its size (never without tol)."
-        return self.tol is not None and h[-1] - h[-2] < self.tol * abs(h[-2])
+        "Whether the log-likelihood moved (either way) by < tol × its size; never without tol."
+        return self.tol is not None and abs(h[-1] - h[-2]) < self.tol * abs(h[-2])
 
     def _fit_on(self, S, n_classes: int):
         "Restarts on the answers `S` (in memory or Dask): the best one's results."

@@ -50,7 +50,7 @@ def _shifted(f, c: _Counts, alpha: np.ndarray) -> np.ndarray:
 def polya_loglik(
     n: Union[np.ndarray, _Counts],  # counts over the last axis, or their `_counts` (reused)
     alpha: np.ndarray,  # Dirichlet parameters, the shape of n's last axes
-) -> np.ndarray:
+) -> np.ndarray:  # the log-probabilities, one per row of `n`
     "log Pr(counts n | a row drawn from Dirichlet(alpha)), over the last axis; no multinomial term."
     from scipy.special import gammaln  # here, not at import: scipy.special loads in ≥ 0.1 s
 

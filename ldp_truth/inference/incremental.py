@@ -229,7 +229,11 @@ def _batch_values(old: Answers, batch: Answers) -> np.ndarray:
     return code[batch.value].astype(old.value.dtype)
 
 # %% ../../nbs/03g_partial_fit.ipynb #5c6bcece
-def append_answers(old: Answers, batch: Answers, duplicates: str = "error") -> Answers:
+def append_answers(
+    old: Answers,  # the answers so far
+    batch: Answers,  # the next answers, matched to `old` by id
+    duplicates: str = "error",  # a pair answered again: "error" refuses it, "last" replaces it
+) -> Answers:  # `old`'s answers then `batch`'s; new workers and tasks numbered after the old
     "`old`'s answers then `batch`'s, matched by id: new workers and tasks numbered after the old."
     check_choice(duplicates, "duplicates", ("error", "last"))
     store = _AnswerStore(old)
@@ -257,8 +261,15 @@ def _keep_nothing(self, A: Answers):
 Aggregator._warm_fit, Aggregator._keep_state = _refit, _keep_nothing
 
 # %% ../../nbs/03g_partial_fit.ipynb #5021aa5d
-def _partial_fit(self, batch: Answers, duplicates: str = "error") -> "Aggregator":
-    "Add a batch to the answers so far and continue from the fitted state (first call: `fit`)."
+def _partial_fit(
+    self,
+    batch: Answers,  # the next answers, by id: new workers and tasks are added, classes as before
+    duplicates: str = "error",  # a pair answered again: "error" refuses it, "last" replaces it
+) -> "Aggregator":  # self, fitted on every answer so far
+    """Add a batch to the answers so far and continue from the fitted state (first call: `fit`).
+
+    Which aggregators continue warm, when one refits from scratch, what each keeps: the chapter
+    "Inference: answers that arrive in batches" (03g_partial_fit)."""
     check_choice(duplicates, "duplicates", ("error", "last"))
     if "answers_" not in vars(self):
         if hasattr(self, "labels_"):

@@ -63,13 +63,19 @@ def _check_classes(classes, n_classes: int) -> Optional[np.ndarray]:
     return c
 
 # %% ../../nbs/04_mechanisms.ipynb #621e669a
-def rr_keep_probability(epsilon: float, n_classes: int) -> float:
+def rr_keep_probability(
+    epsilon: float,  # ε per answer (> 0)
+    n_classes: int,  # number of classes (k ≥ 2)
+) -> float:  # Pr(the answer is kept)
     "Pr(k-ary RR keeps the answer) = e^ε/(e^ε+k−1) (Wang & Xu eq. 9; Sun et al. eq. 8, k=|Γ|+1)."
     e, k = check_positive(epsilon, "epsilon"), _check_n_classes(n_classes)
     return 1.0 / (1.0 + (k - 1) * math.exp(-e))
 
 # %% ../../nbs/04_mechanisms.ipynb #09d496b3
-def rr_epsilon(p_keep: float, n_classes: int) -> float:
+def rr_epsilon(
+    p_keep: float,  # Pr(the answer is kept), above 1/k
+    n_classes: int,  # number of classes (k ≥ 2)
+) -> float:  # the ε that holds
     "ε of k-ary RR keeping the answer w.p. `p_keep` (> 1/k): ln[p_keep (k−1) / (1−p_keep)]."
     k, p = _check_n_classes(n_classes), check_real(p_keep, "p_keep")
     if not (1 / k < p <= 1):
@@ -77,14 +83,21 @@ def rr_epsilon(p_keep: float, n_classes: int) -> float:
     return math.inf if p == 1 else math.log(p * (k - 1) / (1 - p))
 
 # %% ../../nbs/04_mechanisms.ipynb #627f21d7
-def one_layer_epsilon(p_flip: float, n_classes: int) -> float:
+def one_layer_epsilon(
+    p_flip: float,  # the flip probability p^f
+    n_classes: int,  # number of classes s (≥ 2)
+) -> float:  # the ε per answer
     "Li et al. KDD'18 Theorem 6.2: ε = ln[(1−p^f)(s−1)/p^f] for the one-layer mechanism."
     s = _check_n_classes(n_classes)
     p = _check_p_flip(p_flip, s)
     return math.log((1 - p) * (s - 1) / p)
 
 # %% ../../nbs/04_mechanisms.ipynb #dc8bfe5a
-def check_epsilon(epsilon, limit: float = math.inf, name: str = "epsilon") -> float:
+def check_epsilon(
+    epsilon,  # the ε to check
+    limit: float = math.inf,  # the largest ε the mechanism can represent
+    name: str = "epsilon",  # the argument's name, for the message
+) -> float:  # ε as a float
     "A finite ε > 0 no larger than `limit`, the largest the mechanism can represent; else an error."
     e = check_positive(epsilon, name)
     if e > limit:
@@ -95,12 +108,17 @@ def check_epsilon(epsilon, limit: float = math.inf, name: str = "epsilon") -> fl
     return e
 
 # %% ../../nbs/04_mechanisms.ipynb #7dd7583c
-def flip_epsilon_limit(n_classes: int) -> float:
+def flip_epsilon_limit(
+    n_classes: int,  # number of classes (k ≥ 2)
+) -> float:  # the largest ε a flip can represent
     "The largest ε of a K-ary flip: its flip's scale (K−1)·exp(−ε) stays a positive normal float."
     return math.log(_check_n_classes(n_classes) - 1) - math.log(sys.float_info.min)
 
 # %% ../../nbs/04_mechanisms.ipynb #c0d65f4a
-def p_flip_from_epsilon(epsilon: float, n_classes: int) -> float:
+def p_flip_from_epsilon(
+    epsilon: float,  # ε per answer (> 0)
+    n_classes: int,  # number of classes s (≥ 2)
+) -> float:  # the flip probability p^f
     "Inverse of Theorem 6.2: the flip probability (s−1)/(e^ε+s−1) that gives ε (no overflow)."
     s = _check_n_classes(n_classes)
     q = (s - 1) * math.exp(-check_epsilon(epsilon, flip_epsilon_limit(s)))
@@ -117,7 +135,9 @@ def _check_p_flip(p_flip, s: int, name: str = "p_flip") -> float:
     return p
 
 # %% ../../nbs/04_mechanisms.ipynb #b83bbe9f
-def max_log_ratio(P: np.ndarray) -> float:
+def max_log_ratio(
+    P: np.ndarray,  # a channel: rows are inputs, columns outputs, rows sum to 1
+) -> float:  # the channel's exact ε (inf if some output rules an input out)
     "Exact ε of a discrete channel: max over y and input pairs (x, x') of ln P[x,y]/P[x',y]."
     P = np.asarray(P, dtype=np.float64)
     if P.ndim != 2 or not np.allclose(P.sum(1), 1):
@@ -129,7 +149,11 @@ def max_log_ratio(P: np.ndarray) -> float:
     return float(gap.max())
 
 # %% ../../nbs/04_mechanisms.ipynb #ada86eaa
-def two_layer_epsilon_marginal(a: float, b: float, n_classes: int) -> float:
+def two_layer_epsilon_marginal(
+    a: float,  # the lower end of the flip-probability interval U(a, b)
+    b: float,  # the upper end of U(a, b)
+    n_classes: int,  # number of classes s (≥ 2)
+) -> float:  # Theorem 6.3's ε of one answer
     "Li et al. KDD'18 Theorem 6.3: ln[(2−a−b)(s−1)/(a+b)], the ε of ONE answer when p_u ~ U(a, b)."
     s = _check_n_classes(n_classes)
     a, b = _check_ab(a, b, s)
@@ -164,7 +188,12 @@ def _log_g(a: float, b: float, m: np.ndarray) -> np.ndarray:
         return np.log(top) - np.log(bottom)
 
 # %% ../../nbs/04_mechanisms.ipynb #33c9b54b
-def two_layer_epsilon_per_answer(a: float, b: float, n_classes: int, m) -> Union[float, np.ndarray]:
+def two_layer_epsilon_per_answer(
+    a: float,  # the lower end of the flip-probability interval U(a, b)
+    b: float,  # the upper end of U(a, b)
+    n_classes: int,  # number of classes s (≥ 2)
+    m,  # number of answers of a worker (an int or an array of them)
+) -> Union[float, np.ndarray]:  # the exact per-answer ε, per m
     "Exact per-answer ε of the two-layer mechanism for m answers (p_u ~ U(a, b) drawn once)."
     s = _check_n_classes(n_classes)
     a, b = _check_ab(a, b, s)
@@ -201,12 +230,12 @@ def _two_layer_most_answers(e: float, s: int, a: float, b: float, cap: int = 10*
 
 # %% ../../nbs/04_mechanisms.ipynb #3ae6c4b1
 def two_layer_bounds(
-    epsilon: float,
-    n_classes: int,
-    a: Optional[float] = None,
-    b: Union[float, str, None] = None,
-    max_answers: Optional[int] = None,
-) -> tuple:
+    epsilon: float,  # ε per answer (> 0)
+    n_classes: int,  # number of classes s (≥ 2)
+    a: Optional[float] = None,  # the lower end (None: p^f, the smallest valid)
+    b: Union[float, str, None] = None,  # the upper end, a number, "widest" or None
+    max_answers: Optional[int] = None,  # most answers a worker gives (None: any)
+) -> tuple:  # (a, b)
     "(a, b) giving per-answer ε `epsilon` for any m or m ≤ max_answers; a = p^f, b per `b`."
     e, s, M = (
         check_epsilon(epsilon, flip_epsilon_limit(n_classes)),
@@ -281,7 +310,11 @@ def two_layer_bounds(
     return a, b
 
 # %% ../../nbs/04_mechanisms.ipynb #ab161fc2
-def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
+def two_layer_epsilon_limit(
+    a: float,  # the lower end of the flip-probability interval U(a, b)
+    b: float,  # the upper end of U(a, b)
+    n_classes: int,  # number of classes s (≥ 2)
+) -> float:  # the supremum over m of the ε
     "sup over m of the per-answer ε: ln max{(1−a)(s−1)/a, b/((1−b)(s−1))} (inf if a=0 or b=1)."
     s = _check_n_classes(n_classes)
     a, b = _check_ab(a, b, s)
@@ -290,18 +323,27 @@ def two_layer_epsilon_limit(a: float, b: float, n_classes: int) -> float:
     return max(fwd, rev)
 
 # %% ../../nbs/04_mechanisms.ipynb #df2cf2c4
-def laplace_scale(epsilon: float, domain) -> float:
+def laplace_scale(
+    epsilon: float,  # ε per answer (> 0)
+    domain,  # the declared answer domain Γ (its values; numbers)
+) -> float:  # the Laplace scale
     "The Laplace scale whose ε on the domain Γ is exactly `epsilon`: (max Γ − min Γ)/ε."
     d = check_domain(domain)
     return float(d[-1] - d[0]) / check_positive(epsilon, "epsilon")
 
 # %% ../../nbs/04_mechanisms.ipynb #ce836cd0
-def laplace_scale_paper(epsilon_paper: float, domain) -> float:
+def laplace_scale_paper(
+    epsilon_paper: float,  # Sun et al.'s ε
+    domain,  # the declared answer domain Γ (its values; numbers)
+) -> float:  # the scale |Γ|/ε
     "Sun et al. eq. 7: Laplace scale |Γ|/ε (|Γ| = number of values in the answer domain)."
     return len(check_domain(domain)) / check_positive(epsilon_paper, "epsilon_paper")
 
 # %% ../../nbs/04_mechanisms.ipynb #33ce04fc
-def laplace_epsilon(scale: float, domain) -> float:
+def laplace_epsilon(
+    scale: float,  # the Laplace noise's scale
+    domain,  # the declared answer domain Γ (its values; numbers)
+) -> float:  # the exact ε per answer
     "Exact ε of adding Lap(scale) to a value in Γ: (max Γ − min Γ) / scale."
     d, b = check_domain(domain), check_positive(scale, "scale")
     return float(d[-1] - d[0]) / b
@@ -377,7 +419,10 @@ def _add_noise(
     return out
 
 # %% ../../nbs/04_mechanisms.ipynb #h47rel000
-def released_cells(mech, answers: Answers) -> np.ndarray:
+def released_cells(
+    mech,  # the mechanism
+    answers: Answers,  # the workers' answers
+) -> np.ndarray:  # the number of cells each worker releases
     "Cells each worker releases under `mech`: every task if NULL is protected, else their answers."
     if getattr(mech, "protects_null", False):
         return np.full(answers.n_workers, answers.n_tasks)
@@ -420,8 +465,10 @@ class Mechanism:
             )
 
     def privatize(
-        self, answers: Union[Answers, pd.DataFrame], rng: RngLike = None
-    ) -> Union[Answers, pd.DataFrame]:
+        self,
+        answers: Union[Answers, pd.DataFrame],  # Answers, or a DataFrame (worker, task, label)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> Union[Answers, pd.DataFrame]:  # the perturbed answers, in the same form
         "Perturb every worker's answers (vectorised): Answers → Answers, DataFrame → DataFrame."
         frame = isinstance(answers, pd.DataFrame)
         A = self._read_frame(answers) if frame else answers
@@ -453,50 +500,47 @@ class Mechanism:
         "The perturbation of every answer, on Answers."
         raise NotImplementedError
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "Perturb one worker's vector over tasks (NaN = NULL); NaN where the output is NULL."
         raise NotImplementedError
 
-    def spec(self, max_answers: Optional[int] = None) -> dict:
+    def spec(
+        self,
+        max_answers: Optional[int] = None,  # most answers a worker may give (None: no cap)
+    ) -> dict:  # the mechanism spec (a dict with its hash)
         "The spec of this mechanism (defined by `ldp_truth.spec` when it is imported)."
         raise RuntimeError("Mechanism.spec comes with ldp_truth.spec: import it first")
 
-    def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
+    def epsilon_per_answer(
+        self,
+        m,  # number of answers of a worker (an int or an array of them)
+    ) -> Union[float, np.ndarray]:  # the exact ε per answer, per m
         "Exact per-answer ε for a worker with m answers (here: `epsilon`, whatever m)."
         mm = _check_m(m)
         return self.epsilon if np.ndim(m) == 0 else np.full(mm.shape, self.epsilon)
 
-    def epsilon_worker(self, m) -> Union[float, np.ndarray]:
+    def epsilon_worker(
+        self,
+        m,  # number of answers of a worker (an int or an array of them)
+    ) -> Union[float, np.ndarray]:  # the ε of the whole vector, per m
         "ε of a worker's whole vector of m released cells: basic composition m · ε_per_answer(m)."
         e = _check_m(m) * self.epsilon_per_answer(m)
         return float(e) if np.ndim(m) == 0 else e
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # P[x, y] = Pr(output y | input x)
         "P[x, y] = Pr(output y | input x) for discrete outputs."
         raise NotImplementedError(
             f"{type(self).__name__} has continuous outputs: it has no transition matrix"
         )
 
-    def _exact(self, rng: RngLike) -> bool:
-        "Whether this run draws from OpenDP's exact samplers: secure=True, or None and no seed."
-        if self.secure is False and rng is None and not self.discrete:
-            raise ValueError(
-                f"{type(self).__name__}(secure=False) draws floating-point noise, whose low bits "
-                "give the input away (Mironov 2012): it is for simulation with a seed; give rng "
-                "(a seed) or leave secure at None (exact draws)"
-            )
-        return rng is None if self.secure is None else bool(self.secure)
-
-    def _rng(self, rng: RngLike):
-        "The generator to use (None for exact draws: OpenDP draws its own randomness)."
-        return None if self._exact(rng) else as_generator(rng)
-
     def __repr__(self):
-        args = ", ".join(
-            f"{k}={_readable(v)!r}"
-            for k, v in {"epsilon": self.epsilon, **self._repr_args(), **self._paper()}.items()
-        )
-        return f"{type(self).__name__}({args}, secure={self.secure})"
+        args = {"epsilon": self.epsilon, **self._repr_args(), **self._paper()}
+        listed = ", ".join(f"{k}={_readable(v)!r}" for k, v in args.items())
+        return f"{type(self).__name__}({listed}, secure={self.secure})"
 
     def _repr_args(self) -> dict:
         return {}
@@ -504,6 +548,25 @@ class Mechanism:
     def _paper(self) -> dict:
         "The paper's number, when the mechanism was built by its paper's parameterisation."
         return {} if self.epsilon_paper is None else {"epsilon_paper": self.epsilon_paper}
+
+
+def _exact(self: Mechanism, rng: RngLike) -> bool:
+    "Whether this run draws from OpenDP's exact samplers: secure=True, or None and no seed."
+    if self.secure is False and rng is None and not self.discrete:
+        raise ValueError(
+            f"{type(self).__name__}(secure=False) draws floating-point noise, whose low bits "
+            "give the input away (Mironov 2012): it is for simulation with a seed; give rng "
+            "(a seed) or leave secure at None (exact draws)"
+        )
+    return rng is None if self.secure is None else bool(self.secure)
+
+
+def _rng(self: Mechanism, rng: RngLike):
+    "The generator to use (None for exact draws: OpenDP draws its own randomness)."
+    return None if self._exact(rng) else as_generator(rng)
+
+
+Mechanism._exact, Mechanism._rng = _exact, _rng
 
 # %% ../../nbs/04_mechanisms.ipynb #cb06ef93
 @documented()
@@ -514,8 +577,8 @@ class NoPrivacy(Mechanism):
 
     def __init__(
         self,
-        n_classes: Optional[int] = None,  # the answers' classes (None: any answers)
-        classes: Optional[Sequence] = None,  # the class labels in order (None: 0..n_classes−1)
+        n_classes: Optional[int] = None,  # number of classes (for `transition_matrix`)
+        classes: Optional[Sequence] = None,  # the class labels, in order
     ):
         self.n_classes = None if n_classes is None else _check_n_classes(n_classes)
         self.discrete = self.n_classes is not None
@@ -546,13 +609,17 @@ class NoPrivacy(Mechanism):
             )
         return answers
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "One worker's vector, unchanged (as floats, NaN = NULL)."
         v = np.asarray(values, dtype=np.float64).copy()
         self._check_worker(v)
         return v
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # the K×K identity
         "The K×K identity (needs `n_classes`)."
         if self.n_classes is None:
             raise ValueError(
@@ -644,7 +711,9 @@ def _flip_matrix(p_flip: float, k: int) -> np.ndarray:
 NULL_LABEL = "NULL"
 
 
-def with_null_class(classes) -> np.ndarray:
+def with_null_class(
+    classes,  # the class labels
+) -> np.ndarray:  # the labels and "NULL" last
     "The class labels with \"NULL\" appended as the last class (object array: ints stay ints)."
     classes = np.asarray(classes)
     if (classes.astype(str) == NULL_LABEL).any():
@@ -706,7 +775,7 @@ class RandomizedResponse(_FlipMechanism):
     def _repr_args(self):
         return dict(n_classes=self.n_classes, null=self.null)
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # P[x, y] = Pr(output y | input x)
         "P[x, y]; with null=True the NULL symbol is index n_classes (last row/column)."
         return _flip_matrix(self.p_flip, self.n_symbols)
 
@@ -739,7 +808,11 @@ class RandomizedResponse(_FlipMechanism):
             classes=classes,
         )
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "Perturb one worker's vector; with null=True NaN cells too (NaN in the output = NULL)."
         if not self.null:
             return super().privatize_worker(values, rng)
@@ -770,14 +843,19 @@ class OneLayer(_FlipMechanism):
         self.epsilon = one_layer_epsilon(self.p_flip, self.n_classes)
 
     @classmethod
-    def from_epsilon(cls, epsilon: float, n_classes: int, **kw) -> "OneLayer":
+    def from_epsilon(
+        cls,
+        epsilon: float,  # ε per answer (> 0)
+        n_classes: int,  # number of classes s (≥ 2)
+        **kw,  # secure, classes
+    ) -> "OneLayer":  # the mechanism
         "The one-layer mechanism with ε = epsilon (inverting Theorem 6.2); `kw`: secure, classes."
         return cls(p_flip_from_epsilon(epsilon, n_classes), n_classes, **kw)
 
     def _worker_p(self, n_workers, rng, secure):
         return np.full(n_workers, self.p_flip)
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # P[x, y] = Pr(output y | input x)
         return _flip_matrix(self.p_flip, self.n_classes)
 
     spec_name = "one-layer"
@@ -823,21 +901,25 @@ class TwoLayer(_FlipMechanism):
     @classmethod
     def from_epsilon(
         cls,
-        epsilon: float,
-        n_classes: int,
-        a: Optional[float] = None,
-        b: Optional[float] = None,
-        max_answers: Optional[int] = None,
-        **kw,
-    ) -> "TwoLayer":
+        epsilon: float,  # ε per answer (> 0)
+        n_classes: int,  # number of classes s (≥ 2)
+        a: Optional[float] = None,  # the lower end (None: p^f)
+        b: Optional[float] = None,  # the upper end, a number, "widest" or None
+        max_answers: Optional[int] = None,  # most answers a worker gives (None: any)
+        **kw,  # secure, classes
+    ) -> "TwoLayer":  # the mechanism
         "The two-layer mechanism with per-answer ε `epsilon` for any m, or m ≤ max_answers."
         a, b = two_layer_bounds(epsilon, n_classes, a, b, max_answers)
         return cls(a, b, n_classes, max_answers=max_answers, **kw)
 
     @classmethod
     def from_paper(
-        cls, epsilon_paper: float, n_classes: int, a: Optional[float] = None, **kw
-    ) -> "TwoLayer":
+        cls,
+        epsilon_paper: float,  # Theorem 6.3's ε
+        n_classes: int,  # number of classes s (≥ 2)
+        a: Optional[float] = None,  # the lower end (None: the lowest valid)
+        **kw,  # secure, classes
+    ) -> "TwoLayer":  # the mechanism
         "Li et al.'s (a+b)/2 = p^f (Theorem 6.4), Theorem 6.3's ε = epsilon_paper; a: lowest valid."
         s = _check_n_classes(n_classes)
         e = check_nonnegative(epsilon_paper, "epsilon_paper")
@@ -854,14 +936,17 @@ class TwoLayer(_FlipMechanism):
         mech.epsilon_paper = float(epsilon_paper)
         return mech
 
-    def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
+    def epsilon_per_answer(
+        self,
+        m,  # number of answers of a worker (an int or an array of them)
+    ) -> Union[float, np.ndarray]:  # the exact ε per answer, per m
         "Exact per-answer ε for a worker with m answers (unbounded in m when a = 0)."
         return two_layer_epsilon_per_answer(self.a, self.b, self.n_classes, m)
 
     def _worker_p(self, n_workers, rng, secure):
         return self.a + (self.b - self.a) * _uniform(n_workers, rng, secure)
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # the channel of one answer (flip (a+b)/2)
         "Marginal channel of ONE answer (flip probability (a+b)/2); a worker's answers share p_u."
         return _flip_matrix((self.a + self.b) / 2, self.n_classes)
 

@@ -41,7 +41,11 @@ def _sampler(secure: Optional[bool]) -> str:
     return SAMPLERS[1] if secure is False else SAMPLERS[0]
 
 # %% ../../nbs/04b_numeric.ipynb #a38f0615
-def outside_domain(values: np.ndarray, domain: np.ndarray, interval: bool) -> np.ndarray:
+def outside_domain(
+    values: np.ndarray,  # the values to check
+    domain: np.ndarray,  # the declared answer domain Γ (its values; numbers)
+    interval: bool,  # judge by [min Γ, max Γ] rather than Γ's values
+) -> np.ndarray:  # a boolean per value
     "Which values lie outside Γ: not one of its values, or (`interval`) outside [min Γ, max Γ]."
     if interval:
         return (values < domain[0]) | (values > domain[-1])
@@ -108,7 +112,12 @@ class LaplacePerturbation(Mechanism):
         self._setup(laplace_scale(epsilon, d), d, null_fill, secure, max_cells, interval)
 
     @classmethod
-    def from_paper(cls, epsilon_paper: float, domain, **kw) -> "LaplacePerturbation":
+    def from_paper(
+        cls,
+        epsilon_paper: float,  # Sun et al.'s ε
+        domain,  # the declared answer domain Γ (its values; numbers)
+        **kw,  # null_fill, secure, max_cells, interval
+    ) -> "LaplacePerturbation":  # the mechanism
         "Sun et al.'s Lap(|Γ|/ε) (eq. 7); `epsilon` is the ε that holds, (max Γ − min Γ)/scale."
         d, mech = check_domain(domain), cls.__new__(cls)
         mech._setup(laplace_scale_paper(epsilon_paper, d), d, **kw)
@@ -176,7 +185,11 @@ class LaplacePerturbation(Mechanism):
             tasks=answers.tasks,
         )
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "A worker's domain values (NaN = NULL) → noisy vector (NULLs filled unless null_fill=None)."
         v = _worker_domain_vector(values, self.domain, self.interval)
         self._check_worker(v)
@@ -200,12 +213,18 @@ class LaplacePerturbation(Mechanism):
         return dict(domain=self.domain.tolist(), null_fill=self.null_fill)
 
 # %% ../../nbs/04b_numeric.ipynb #7082e1de
-def exp_variance_epsilon_unknown(lam2: float, sensitivity: float = 1.0) -> float:
+def exp_variance_epsilon_unknown(
+    lam2: float,  # the rate λ₂ of the variances' exponential law
+    sensitivity: float = 1.0,  # Δ: the answers' range
+) -> float:  # the ε of one answer
     "Pure ε of ONE answer, variance ~ Exp(λ₂) unknown: Laplace(1/√(2λ₂)) output, ε = Δ√(2λ₂)."
     return check_positive(sensitivity, "sensitivity") * math.sqrt(2 * check_positive(lam2, "lam2"))
 
 # %% ../../nbs/04b_numeric.ipynb #eb984d0e
-def exp_variance_lam2(epsilon: float, sensitivity: float = 1.0) -> float:
+def exp_variance_lam2(
+    epsilon: float,  # ε of one answer
+    sensitivity: float = 1.0,  # Δ: the answers' range
+) -> float:  # λ₂
     "The rate λ₂ = ε²/(2Δ²) giving one-answer ε `epsilon` (unknown variance): inverts Δ√(2λ₂)."
     s = check_positive(sensitivity, "sensitivity")
     e = check_epsilon(epsilon, s * math.sqrt(2) * math.sqrt(sys.float_info.max))
@@ -229,12 +248,8 @@ class GaussianExpVariance(Mechanism):
                 raise ValueError(
                     "give epsilon with domain (the guarantee) or lam2 (the paper's rate), not both"
                 )
-            self.lam2, self.domain, self.max_answers, self.epsilon = (
-                check_positive(lam2, "lam2"),
-                None,
-                None,
-                math.inf,
-            )
+            self.lam2, self.domain = check_positive(lam2, "lam2"), None
+            self.max_answers, self.epsilon = None, math.inf
             return
         if epsilon is None:
             raise ValueError(
@@ -249,13 +264,14 @@ class GaussianExpVariance(Mechanism):
             )
         self.domain = check_domain(domain)
         spread = float(self.domain[-1] - self.domain[0])
-        self.lam2, self.max_answers = (
-            exp_variance_lam2(e, spread),
-            1,
-        )  # a 2nd answer reveals the variance
+        self.lam2 = exp_variance_lam2(e, spread)
+        self.max_answers = 1  # a 2nd answer reveals the variance
         self.epsilon = exp_variance_epsilon_unknown(self.lam2, spread)
 
-    def epsilon_per_answer(self, m) -> Union[float, np.ndarray]:
+    def epsilon_per_answer(
+        self,
+        m,  # number of answers of a worker (an int or an array of them)
+    ) -> Union[float, np.ndarray]:  # Δ√(2λ₂) for m = 1, ∞ for more
         "Δ√(2λ₂) for a worker with ONE answer on a bounded domain; ∞ otherwise (δ² revealed)."
         mm = _check_m(m)
         out = np.where(mm == 1, math.inf if self.domain is None else self.epsilon, math.inf)
@@ -272,7 +288,11 @@ class GaussianExpVariance(Mechanism):
                 f"[{self.domain[0]:g}, {self.domain[-1]:g}]"
             )
 
-    def worker_variances(self, n_workers: int, rng: RngLike = None) -> np.ndarray:
+    def worker_variances(
+        self,
+        n_workers: int,  # number of workers
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # one variance δ² per worker
         "Each worker's private noise variance δ_s² ~ Exp(rate λ₂) (mean 1/λ₂)."
         g = self._rng(rng)
         return _exponential(n_workers, 1 / self.lam2, g, g is None)
@@ -292,7 +312,11 @@ class GaussianExpVariance(Mechanism):
             _add_noise(answers.value, sd[answers.worker], "gaussian", g, g is None)
         )
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "One worker's vector (NaN = NULL stays NULL) plus N(0, δ²) noise, one δ² per vector."
         v = np.asarray(values, dtype=np.float64)
         if v.ndim != 1:
@@ -327,20 +351,24 @@ class GaussianExpVariance(Mechanism):
         )
 
 # %% ../../nbs/04b_numeric.ipynb #3d3b7c2f
-def mf_task_profiles(d: int, n_tasks: int, rng: RngLike = None) -> np.ndarray:
+def mf_task_profiles(
+    d: int,  # the profiles' dimension
+    n_tasks: int,  # number of tasks
+    rng: RngLike = None,  # seed or generator
+) -> np.ndarray:  # V, d × n_tasks
     "Server side: a d × n_tasks matrix V, columns of 1-norm 1, drawn independently of the data."
     V = as_generator(rng).standard_normal((d, n_tasks))
     return V / np.abs(V).sum(0, keepdims=True)
 
 # %% ../../nbs/04b_numeric.ipynb #38f23846
 def mf_statistics(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
-    n_workers: int,
-    V: np.ndarray,
-    weight: Optional[np.ndarray] = None,
-) -> tuple:
+    worker: np.ndarray,  # worker index per answer
+    task: np.ndarray,  # task index per answer
+    value: np.ndarray,  # value per answer
+    n_workers: int,  # number of workers
+    V: np.ndarray,  # the task profiles, d × n_tasks
+    weight: Optional[np.ndarray] = None,  # a weight per answer (None: 1)
+) -> tuple:  # (G: W × d × d, b: W × d)
     "G_i = Σ_{j∈T_i} w_j v_j v_jᵀ (W × d × d), b_i = Σ_{j∈T_i} w_j a_ij v_j (W × d); w = 1 default."
     d, n_tasks = V.shape
     w = np.ones(len(task)) if weight is None else np.asarray(weight, dtype=np.float64)
@@ -352,7 +380,10 @@ def mf_statistics(
     return G, b
 
 # %% ../../nbs/04b_numeric.ipynb #cd9f6344
-def mf_solve(G: np.ndarray, c: np.ndarray) -> np.ndarray:
+def mf_solve(
+    G: np.ndarray,  # W × d × d Gram matrices
+    c: np.ndarray,  # W × d right-hand sides (b − η)
+) -> np.ndarray:  # u, W × d (minimum norm where G is singular)
     "Exact argmin of Sun et al.'s L_DP (eq. 9) per worker: u_i = G_i⁺ (b_i − η_i) (min norm)."
     return (np.linalg.pinv(G, hermitian=True) @ c[..., None])[..., 0]
 
@@ -390,7 +421,13 @@ class MatrixFactorization(Mechanism):
             self.task_profiles(n_tasks)
 
     @classmethod
-    def from_paper(cls, epsilon_paper: float, d: int, domain, **kw) -> "MatrixFactorization":
+    def from_paper(
+        cls,
+        epsilon_paper: float,  # Sun et al.'s ε
+        d: int,  # the profiles' dimension
+        domain,  # the declared answer domain Γ (its values; numbers)
+        **kw,  # more arguments of the constructor
+    ) -> "MatrixFactorization":  # the mechanism
         "Sun et al.'s η ~ Lap(|Γ|/ε) (Alg. 2); `epsilon` holds for value changes, not NULL cells."
         mech = cls(d, domain, laplace_scale_paper(epsilon_paper, domain), **kw)
         mech.epsilon_paper = float(epsilon_paper)
@@ -404,7 +441,10 @@ class MatrixFactorization(Mechanism):
             raise ValueError("every column of V must have 1-norm <= 1 (Sun et al. §V)")
         return V
 
-    def task_profiles(self, n_tasks: int) -> np.ndarray:
+    def task_profiles(
+        self,
+        n_tasks: int,  # number of tasks
+    ) -> np.ndarray:  # V, d × n_tasks
         "V for n_tasks tasks: drawn on first use (server's rng), then fixed; other n_tasks: error."
         if self.V is None:
             self.V = mf_task_profiles(self.d, int(n_tasks), self._server_rng)
@@ -449,7 +489,11 @@ class MatrixFactorization(Mechanism):
             tasks=answers.tasks,
         )
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # u V: a value for every task
         "One worker's domain values over all tasks (NaN = NULL) → u V (a value for every task)."
         v = _worker_domain_vector(values, self.domain, self.interval)
         self._check_worker(v)
@@ -471,17 +515,17 @@ class MatrixFactorization(Mechanism):
 
 # %% ../../nbs/04b_numeric.ipynb #bf8256fb
 def mf_huber_solve(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
-    n_workers: int,
-    V: np.ndarray,
-    eta: np.ndarray,
-    bound: float,
-    ridge: float,
-    n_iter: int = 50,
-    tol: float = 1e-9,
-) -> np.ndarray:
+    worker: np.ndarray,  # worker index per answer
+    task: np.ndarray,  # task index per answer
+    value: np.ndarray,  # value per answer
+    n_workers: int,  # number of workers
+    V: np.ndarray,  # the task profiles, d × n_tasks
+    eta: np.ndarray,  # the noise η, W × d
+    bound: float,  # B: Huber's bound on each residual's slope
+    ridge: float,  # λ
+    n_iter: int = 50,  # most Newton iterations
+    tol: float = 1e-9,  # stop when u moves less than this
+) -> np.ndarray:  # u, W × d
     "argmin Σ_{j∈T_i} ρ_B(a_ij − uᵀv_j) + λ‖u‖² + 2uᵀη_i per worker: Newton, then IRLS."
     d, n_tasks = V.shape
     ridge_I, Vt = ridge * np.eye(d), V.T
@@ -517,13 +561,13 @@ def mf_huber_solve(
 
 # %% ../../nbs/04b_numeric.ipynb #66beeb2d
 def mf_profile_logpdf(
-    u: np.ndarray,
-    values: np.ndarray,
-    V: np.ndarray,
-    scale: float,
-    bound: float = math.inf,
-    ridge: float = 0.0,
-) -> np.ndarray:
+    u: np.ndarray,  # released profiles, N × d
+    values: np.ndarray,  # one worker's values over the tasks (NaN: NULL, no answer)
+    V: np.ndarray,  # the task profiles, d × n_tasks
+    scale: float,  # the Laplace scale of η
+    bound: float = math.inf,  # B (inf: squared loss)
+    ridge: float = 0.0,  # λ
+) -> np.ndarray:  # the log density of each row of u
     "Exact log density of released profiles u (rows of N × d) for one worker's vector."
     u, x = np.atleast_2d(np.asarray(u, dtype=np.float64)), np.asarray(values, dtype=np.float64)
     t = np.flatnonzero(~np.isnan(x))
@@ -541,7 +585,12 @@ def mf_profile_logpdf(
     return -np.abs(eta).sum(1) / scale - V.shape[0] * math.log(2 * scale) + logdet
 
 # %% ../../nbs/04b_numeric.ipynb #ab9b7d17
-def bounded_mf_epsilon(scale: float, bound: float, ridge: float, domain) -> float:
+def bounded_mf_epsilon(
+    scale: float,  # the Laplace scale of η
+    bound: float,  # B
+    ridge: float,  # λ
+    domain,  # the declared answer domain Γ (its values; numbers)
+) -> float:  # the ε that holds, NULL cells included
     "ε (NULL ↔ answer, value changes) of Huber-ridge perturbation: max(B, min(2B, Δ))/s + ln(1+1/λ)"
     d = check_domain(domain)
     s, B, lam = (
@@ -615,7 +664,10 @@ class BoundedMatrixFactorization(MatrixFactorization):
         return dict(d=self.d, domain=self.domain.tolist(), bound=self.bound, ridge=self.ridge)
 
 # %% ../../nbs/04b_numeric.ipynb #i37geo001
-def geometric_matrix(epsilon: float, n_steps: int) -> np.ndarray:
+def geometric_matrix(
+    epsilon: float,  # ε per answer (> 0)
+    n_steps: int,  # n: the grid has the steps 0..n
+) -> np.ndarray:  # the (n+1) × (n+1) channel
     "Channel of two-sided geometric noise clamped to the steps 0..n (the ends take the tails)."
     e, n = check_positive(epsilon, "epsilon"), check_count(n_steps, "n_steps", 1)
     alpha = math.exp(-e / n)
@@ -663,7 +715,7 @@ class Geometric(Mechanism):
         "A DataFrame's labels are grid values."
         return Answers.from_frame(df, kind="continuous")
 
-    def transition_matrix(self) -> np.ndarray:
+    def transition_matrix(self) -> np.ndarray:  # P[x, y] = Pr(output y | input x)
         "P[i, j] = Pr(output domain[j] | input domain[i])."
         return geometric_matrix(self.epsilon, len(self.domain) - 1)
 
@@ -705,7 +757,11 @@ class Geometric(Mechanism):
         steps = self._noisy(self._steps(answers.value), self._rng(rng))
         return answers.with_values(self.domain[steps])
 
-    def privatize_worker(self, values, rng: RngLike = None) -> np.ndarray:
+    def privatize_worker(
+        self,
+        values,  # one worker's values over the tasks (NaN: NULL, no answer)
+        rng: RngLike = None,  # seed or generator (for simulation; a real device: None)
+    ) -> np.ndarray:  # the perturbed vector (NaN: NULL)
         "One worker's grid values (NaN = NULL stays NULL), perturbed."
         v = np.asarray(values, dtype=np.float64)
         if v.ndim != 1:

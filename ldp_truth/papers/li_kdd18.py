@@ -27,18 +27,28 @@ __all__ = ['PAPER_EPSILONS', 'PAPER_TABLE2', 'PAPER_TABLE3', 'PAPER_CLEAN_ACCURA
            'plot_change']
 
 # %% ../../nbs/12_two_layer.ipynb #6bd6d22b
-def paper_p_flip(epsilon: float, n_classes: int) -> float:
+def paper_p_flip(
+    epsilon: float,  # the paper's ε
+    n_classes: int,  # number of classes s
+) -> float:  # p^f
     "Theorem 6.2 solved for the flip probability: p^f = (s−1)/(e^ε+s−1) (ε = 0: (s−1)/s)."
     e, s = check_nonnegative(epsilon, "epsilon"), check_count(n_classes, "n_classes", 2)
     return (s - 1) / (math.exp(e) + s - 1)
 
 # %% ../../nbs/12_two_layer.ipynb #a9072bde
-def one_layer(epsilon: float, n_classes: int) -> OneLayer:
+def one_layer(
+    epsilon: float,  # the paper's ε
+    n_classes: int,  # number of classes s
+) -> OneLayer:  # the mechanism
     "The one-layer mechanism (Alg. 1) the paper runs at ε: p^f from Theorem 6.2."
     return OneLayer(paper_p_flip(epsilon, n_classes), n_classes)
 
 # %% ../../nbs/12_two_layer.ipynb #2e1d7968
-def two_layer(epsilon: float, n_classes: int, a: Optional[float] = None) -> TwoLayer:
+def two_layer(
+    epsilon: float,  # the paper's ε
+    n_classes: int,  # number of classes s
+    a: Optional[float] = None,  # the lower end (None: the lowest valid)
+) -> TwoLayer:  # the mechanism (its `epsilon`: the ε that holds)
     "Alg. 2 as the paper runs it at ε: U(a, 2p^f − a), (a+b)/2 = p^f (Thm 6.4); a: lowest valid."
     return TwoLayer.from_paper(epsilon, n_classes, a)
 
@@ -52,7 +62,12 @@ def _log_binomial_upper_tails(m: int, p: float) -> np.ndarray:
     return np.logaddexp.accumulate(logpmf[::-1])[::-1][1:]
 
 # %% ../../nbs/12_two_layer.ipynb #6b6591e7
-def two_layer_epsilon_worker(a: float, b: float, n_classes: int, m: int) -> float:
+def two_layer_epsilon_worker(
+    a: float,  # the lower end of U(a, b)
+    b: float,  # the upper end
+    n_classes: int,  # number of classes s
+    m: int,  # the worker's answers
+) -> float:  # the exact whole-vector ε
     "Exact ε of a whole vector of m answers under U(a, b), a < b: max_k ln L_k − min_k ln L_k."
     a, b, s, m = (
         check_fraction(a, "a"),
@@ -70,7 +85,10 @@ def two_layer_epsilon_worker(a: float, b: float, n_classes: int, m: int) -> floa
     return float(log_L.max() - log_L.min())
 
 # %% ../../nbs/12_two_layer.ipynb #8330f52a
-def privacy_table(answers: Answers, epsilons: Sequence[float] = PAPER_EPSILONS) -> pd.DataFrame:
+def privacy_table(
+    answers: Answers,  # the dataset's answers (their workers' counts)
+    epsilons: Sequence[float] = PAPER_EPSILONS,  # the paper's ε grid
+) -> pd.DataFrame:  # one row per ε
     "Per paper ε: the per-answer and whole-vector ε of the median and busiest worker, 1L and 2L."
     rows = []
     for eps in epsilons:
@@ -95,30 +113,41 @@ def privacy_table(answers: Answers, epsilons: Sequence[float] = PAPER_EPSILONS) 
     return pd.DataFrame(rows).set_index("paper ε")
 
 # %% ../../nbs/12_two_layer.ipynb #05cc0ee6
-def td_weight(p) -> np.ndarray:
+def td_weight(
+    p,  # each user's chance p of a right answer
+) -> np.ndarray:  # g(p)
     "§6.2's weight g(p) = log(p/(1−p)) of a user who is right with probability p."
     p = np.asarray(p, dtype=np.float64)
     return np.log(p / (1 - p))
 
 # %% ../../nbs/12_two_layer.ipynb #9239f0cc
-def bound_factor(p) -> np.ndarray:
+def bound_factor(
+    p,  # each user's chance p of a right answer
+) -> np.ndarray:  # G(p)
     "Eq. 7's per-user factor G(p) = (p e^{-1} + (1−p) e)^{log(p/(1−p))}."
     p = np.asarray(p, dtype=np.float64)
     return (p / math.e + (1 - p) * math.e) ** td_weight(p)
 
 # %% ../../nbs/12_two_layer.ipynb #1337a575
-def paper_error_bound(p) -> float:
+def paper_error_bound(
+    p,  # each user's chance p of a right answer
+) -> float:  # ∏_u G(p_u)
     "Eq. 7: the paper's bound ∏_u G(p_u) on the error rate of the weighted vote."
     return float(np.prod(bound_factor(p)))
 
 # %% ../../nbs/12_two_layer.ipynb #a943ccaf
-def chernoff_error_bound(p) -> float:
+def chernoff_error_bound(
+    p,  # each user's chance p of a right answer
+) -> float:  # ∏_u 2√(p_u(1−p_u))
     "The valid Chernoff bound on the log-odds weighted vote's error: ∏_u 2√(p_u(1−p_u))."
     p = np.asarray(p, dtype=np.float64)
     return float(np.prod(2 * np.sqrt(p * (1 - p))))
 
 # %% ../../nbs/12_two_layer.ipynb #b32cee45
-def exact_vote_error(p: float, n: int) -> float:
+def exact_vote_error(
+    p: float,  # every user's chance of a right answer
+    n: int,  # number of users (odd)
+) -> float:  # the vote's exact error
     "Exact error of a vote of n (odd) users right w.p. p: Pr[Binomial(n, max(p, 1−p)) < n/2]."
     n = check_count(n, "n")
     if n % 2 == 0:
@@ -126,18 +155,26 @@ def exact_vote_error(p: float, n: int) -> float:
     return float(stats.binom.cdf(n // 2, n, max(p, 1 - p)))
 
 # %% ../../nbs/12_two_layer.ipynb #0822c1f3
-def perturbed_accuracy(p, p_flip) -> np.ndarray:
+def perturbed_accuracy(
+    p,  # each user's chance p of a right answer
+    p_flip,  # the flip probability
+) -> np.ndarray:  # the chance after flipping
     "Eq. 8: Pr(a binary answer is right after flipping w.p. p_flip) = p + p_flip (1 − 2p)."
     p, f = np.asarray(p, dtype=np.float64), np.asarray(p_flip, dtype=np.float64)
     return p + f * (1 - 2 * p)
 
 # %% ../../nbs/12_two_layer.ipynb #90ee8e11
-def importance(p) -> np.ndarray:
+def importance(
+    p,  # each user's chance p of a right answer
+) -> np.ndarray:  # Im(u) per user
     "§6.2.3: Im(u) = Error(H_{−u}) / Error(H) = 1 / G(p_u) under eq. 7."
     return 1 / bound_factor(p)
 
 # %% ../../nbs/12_two_layer.ipynb #21309753
-def important_users(p, c: float) -> np.ndarray:
+def important_users(
+    p,  # each user's chance p of a right answer
+    c: float,  # the share of the largest importance, in (0, 1]
+) -> np.ndarray:  # the important users' indices
     "§6.2.3: the users whose importance is at least c times the largest, c ∈ (0, 1]."
     c = check_fraction(c, "c", zero=False)
     im = importance(p)
@@ -149,7 +186,11 @@ def _check_b_n(b: float, n: int) -> tuple:
     return check_fraction(b, "b", zero=False), check_count(n, "n")
 
 # %% ../../nbs/12_two_layer.ipynb #fd0cab67
-def delta_pdf(delta, b: float, n: int) -> np.ndarray:
+def delta_pdf(
+    delta,  # values of Δ
+    b: float,  # the upper end of U(0, b)
+    n: int,  # number of important users
+) -> np.ndarray:  # the density at `delta`
     "§6.2.3: density of Δ = ∏ of n U(0, b): (log(b^n/Δ))^{n−1} / (b^n (n−1)!) on (0, b^n]."
     b, n = _check_b_n(b, n)
     d = np.asarray(delta, dtype=np.float64)
@@ -159,7 +200,11 @@ def delta_pdf(delta, b: float, n: int) -> np.ndarray:
     return np.where(inside, f, 0.0)
 
 # %% ../../nbs/12_two_layer.ipynb #0b2b7026
-def delta_cdf(delta, b: float, n: int) -> np.ndarray:
+def delta_cdf(
+    delta,  # values of Δ
+    b: float,  # the upper end of U(0, b)
+    n: int,  # number of important users
+) -> np.ndarray:  # Pr(Δ ≤ delta)
     "Pr(Δ ≤ δ) = Pr[Gamma(n, 1) ≥ log(b^n/δ)] for Δ = ∏ of n independent U(0, b)."
     b, n = _check_b_n(b, n)
     d = np.asarray(delta, dtype=np.float64)
@@ -171,13 +216,20 @@ def delta_cdf(delta, b: float, n: int) -> np.ndarray:
         )
 
 # %% ../../nbs/12_two_layer.ipynb #9da25aa3
-def sample_delta(b: float, n: int, size: int, rng: RngLike = None) -> np.ndarray:
+def sample_delta(
+    b: float,  # the upper end of U(0, b)
+    n: int,  # number of important users
+    size: int,  # number of draws
+    rng: RngLike = None,  # seed or generator
+) -> np.ndarray:  # `size` draws of Δ
     "Draws of Δ = ∏ of n U(0, b) (flip probabilities of n important users, a = 0)."
     b, n = _check_b_n(b, n)
     return np.prod(b * as_generator(rng).random((check_count(size, "size"), n)), axis=1)
 
 # %% ../../nbs/12_two_layer.ipynb #78805d54
-def prob_two_layer_below_one_layer(n: int) -> float:
+def prob_two_layer_below_one_layer(
+    n: int,  # number of important users
+) -> float:  # the probability
     "Pr[∏ of n U(0, b) < (b/2)^n] = Pr[Gamma(n, 1) > n log 2], whatever b."
     return float(stats.gamma.sf(check_count(n, "n") * math.log(2), n))
 
@@ -229,7 +281,11 @@ PAPER_TABLE3 = _paper_table(
 PAPER_CLEAN_ACCURACY = {"peer_grading": 0.73, "duchenne": 0.76}  # §7.2, "without any perturbation"
 
 
-def mv_expected_error(answers: Answers, truth: np.ndarray, ties: str = "random") -> float:
+def mv_expected_error(
+    answers: Answers,  # the answers
+    truth: np.ndarray,  # the true class per task (NaN: unknown)
+    ties: str = "random",  # how MV breaks a tie: "first", "random" or "abstain" (an error)
+) -> float:  # the expected error rate on the labelled tasks
     "Exact expected MV error on labelled tasks; `ties='random'` costs 1 − (truth tied)/(tied)."
     K = answers.n_classes
     counts = np.bincount(
@@ -248,8 +304,11 @@ def mv_expected_error(answers: Answers, truth: np.ndarray, ties: str = "random")
 
 # %% ../../nbs/12_two_layer.ipynb #177ede9a
 def exact_mv_clean(
-    df: pd.DataFrame, datasets: dict, aggregator: str = "MV", ties: str = "random"
-) -> pd.DataFrame:
+    df: pd.DataFrame,  # a `sweep` table (error rates)
+    datasets: dict,  # name → Dataset
+    aggregator: str = "MV",  # the MV rows' aggregator name
+    ties: str = "random",  # how MV breaks a tie: "first", "random" or "abstain" (an error)
+) -> pd.DataFrame:  # a copy with exact `clean` and `change`
     "A sweep table whose `clean`, `change` of random-tie MV are exact expectations."
     out = df.copy()
     for name, ds in datasets.items():
@@ -259,7 +318,7 @@ def exact_mv_clean(
     return out
 
 # %% ../../nbs/12_two_layer.ipynb #d02ae3cf
-def paper_mechanisms() -> dict:
+def paper_mechanisms() -> dict:  # name → f(ε, dataset) → mechanism
     "Sweep factories for the paper's two mechanisms at ε: name → f(ε, dataset)."
     return {
         "one-layer": lambda eps, ds: one_layer(eps, ds.answers.n_classes),
@@ -267,7 +326,10 @@ def paper_mechanisms() -> dict:
     }
 
 # %% ../../nbs/12_two_layer.ipynb #b749120e
-def change_table(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+def change_table(
+    df: pd.DataFrame,  # a `sweep` table with `change`
+    level: float = 0.95,  # the intervals' coverage
+) -> pd.DataFrame:  # mean and half-width per ε × (mechanism, aggregator)
     "Mean `change`, its t-interval half-width per ε × (mechanism, aggregator) from a sweep."
     g = df.groupby(["epsilon", "mechanism", "aggregator"])["change"]
     n = g.count()
@@ -276,7 +338,10 @@ def change_table(df: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     return out.sort_index(ascending=False)
 
 # %% ../../nbs/12_two_layer.ipynb #4810c003
-def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+def beside_paper(
+    ours: pd.DataFrame,  # `change_table`'s output
+    paper: pd.DataFrame,  # the paper's table, in the same shape
+) -> pd.DataFrame:  # the cells as text
     "Cells 'ours ± half | paper', with '*' where the paper's number lies outside our interval."
     cols = [c for c in paper.columns if c in ours["mean"].columns]
     m, h, p = ours["mean"][cols], ours["half"][cols], paper.loc[ours.index, cols]
@@ -312,7 +377,11 @@ class RandomTieTD(WeightedVote):
         self.proba_ = self.proba_[rows[:, None], perm]
 
 # %% ../../nbs/12_two_layer.ipynb #cf406cb7
-def mv_coin_error(answers: Answers, truth: np.ndarray, ties: str) -> float:
+def mv_coin_error(
+    answers: Answers,  # binary answers (only their counts per task matter)
+    truth: np.ndarray,  # the true class per task (NaN: unknown)
+    ties: str,  # how MV breaks a tie: "first", "random" or "abstain" (an error)
+) -> float:  # the expected error rate
     "Exact expected MV error rate when every binary answer is a fair coin (ε = 0), per tie rule."
     if answers.n_classes != 2:
         raise ValueError(f"mv_coin_error needs binary answers, got n_classes={answers.n_classes}")
@@ -328,7 +397,12 @@ def mv_coin_error(answers: Answers, truth: np.ndarray, ties: str) -> float:
     return float(np.mean(0.5 * (1 - p_tie) + p_tie * cost[check_choice(ties, "ties", tuple(cost))]))
 
 # %% ../../nbs/12_two_layer.ipynb #78fcfb8f
-def plot_change(ours: pd.DataFrame, paper: pd.DataFrame | None = None, ax=None, title: str = ""):
+def plot_change(
+    ours: pd.DataFrame,  # a `sweep` table with `change`
+    paper: pd.DataFrame | None = None,  # the paper's table (None: no markers)
+    ax=None,  # the axes (None: new)
+    title: str = "",  # the panel's title
+):  # the axes
     "Error-rate change vs ε (log axis) per (mechanism, aggregator), 95 % bands, paper markers."
     import matplotlib.pyplot as plt
 

@@ -34,7 +34,10 @@ GTM_PAPER = dict(
 )  # GTM [38] (Zhao & Han: mean/std z-scores, no outlier cut), §5.1 Fig. 5
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0103740
-def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
+def user_losses(
+    answers: Answers,  # continuous answers
+    centre: np.ndarray,  # the current truth per task
+) -> np.ndarray:  # each user's total loss
     "Eq. 2's Σ_n d(x_n^s, x_n*) for every user, d = CRH's normalised squared loss (x − x*)²/std_n."
     if not isinstance(answers, Answers) or answers.kind != "continuous":
         raise TypeError("answers must be continuous ldp_truth.data.Answers")
@@ -63,14 +66,19 @@ def user_losses(answers: Answers, centre: np.ndarray) -> np.ndarray:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #683aa69b
-def crh_weights(losses) -> np.ndarray:
+def crh_weights(
+    losses,  # each user's total loss ℓ_s
+) -> np.ndarray:  # each user's weight w_s
     "Eq. 3: w_s = −log(ℓ_s / Σ_s' ℓ_s') from each user's total loss ℓ_s."
     l = check_weights(losses, "losses")
     with np.errstate(divide="ignore"):
         return -np.log(l / l.sum())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c015b560
-def lemma44_gap(t, w) -> float:
+def lemma44_gap(
+    t,  # each user's value t
+    w,  # each user's weight
+) -> float:  # Eq. 7's right − left side
     "Eq. 7's right minus left side, Σt/S − Σw·t/Σw (Lemma 4.4: ≥ 0 if w decreases with t)."
     t, w = check_paired(t, w, ("t", "w"))
     check_weights(w, "w")
@@ -82,7 +90,11 @@ def _rates(lam1, lam2) -> tuple:
     return check_positive(lam1, "lam1"), check_positive(lam2, "lam2")
 
 # %% ../../nbs/13_crowd_sensing.ipynb #784591df
-def y_density(y, lam1: float, lam2: float) -> np.ndarray:
+def y_density(
+    y,  # values of Y
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    lam2: float,  # rate λ₂ of the mechanism's noise variances δ²
+) -> np.ndarray:  # the density at `y`
     "Theorem 4.3's proof: density of Y = √(σ_s² + σ_s'² + δ_s'²), σ² ~ Exp(λ₁), δ² ~ Exp(λ₂)."
     l1, l2 = _rates(lam1, lam2)
     if l1 == l2:
@@ -95,7 +107,10 @@ def y_density(y, lam1: float, lam2: float) -> np.ndarray:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #9de6d8aa
-def y_mean_paper(lam1: float, lam2: float) -> float:
+def y_mean_paper(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    lam2: float,  # rate λ₂ of the mechanism's noise variances δ²
+) -> float:  # the paper's E(Y)
     "The paper's E(Y) (proof of Theorem 4.3) — wrong: √(2λ₂) stands where 2√λ₂ belongs."
     l1, l2 = _rates(lam1, lam2)
     d = l2 - l1
@@ -105,7 +120,10 @@ def y_mean_paper(lam1: float, lam2: float) -> float:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #5a5af3f8
-def y_mean(lam1: float, lam2: float) -> float:
+def y_mean(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    lam2: float,  # rate λ₂ of the mechanism's noise variances δ²
+) -> float:  # E(Y)
     "E(Y), Y² = two Exp(λ₁) + one Exp(λ₂) variables (Appendix A's 15/16·√(π/λ₁) when λ₁ = λ₂)."
     l1, l2 = _rates(lam1, lam2)
     if abs(l2 - l1) < 1e-4 * l1:
@@ -117,13 +135,21 @@ def y_mean(lam1: float, lam2: float) -> float:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #71b602c3
-def y_second_moment(lam1: float, lam2: float) -> float:
+def y_second_moment(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    lam2: float,  # rate λ₂ of the mechanism's noise variances δ²
+) -> float:  # E(Y²)
     "E(Y²) = 2/λ₁ + 1/λ₂ = (2λ₂ + λ₁)/(λ₁λ₂) (proof of Theorem 4.3, eq. 14)."
     l1, l2 = _rates(lam1, lam2)
     return 2 / l1 + 1 / l2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c025d10e
-def thm43_noise_bound(lam1: float, alpha: float, beta: float, n_users: int) -> float:
+def thm43_noise_bound(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    alpha: float,  # α: the utility's error level
+    beta: float,  # β: the chance the error exceeds α
+    n_users: int,  # number of users S
+) -> float:  # the largest c
     "Theorem 4.3 (eq. 15): C_{λ₁,α,β,S}, the largest noise level c the theorem allows."
     l1, a, b, S = (
         check_positive(lam1, "lam1"),
@@ -135,7 +161,10 @@ def thm43_noise_bound(lam1: float, alpha: float, beta: float, n_users: int) -> f
     return l1 * sp * (a * a * b * S * S / (4 * math.sqrt(2)) + a * a * sp / 8 + a + 2 / sp) - 2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #38788cfd
-def thm43_alpha_min_paper(lam1: float, c: float) -> float:
+def thm43_alpha_min_paper(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    c: float,  # the noise level c = λ₁/λ₂
+) -> float:  # α_{λ₁,c} as printed
     "Theorem 4.3's α_{λ₁,c} as printed (= 2√(2/π)·E(Y)); undefined at c = 1 (Appendix A)."
     l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
     if c == 1:
@@ -148,13 +177,19 @@ def thm43_alpha_min_paper(lam1: float, c: float) -> float:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #345cbfea
-def thm43_alpha_min(lam1: float, c: float) -> float:
+def thm43_alpha_min(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    c: float,  # the noise level c = λ₁/λ₂
+) -> float:  # α_{λ₁,c}
     "α_{λ₁,c} with the right E(Y): 2√(2/π)·E(Y), λ₂ = λ₁/c (valid at c = 1 too)."
     l1, c = check_positive(lam1, "lam1"), check_positive(c, "c")
     return 2 * math.sqrt(2 / math.pi) * y_mean(l1, l1 / c)
 
 # %% ../../nbs/13_crowd_sensing.ipynb #32a73300
-def thm43_mae_bound(sigma2, delta2) -> float:
+def thm43_mae_bound(
+    sigma2,  # each user's σ²
+    delta2,  # each user's δ²
+) -> float:  # Eq. 11's bound
     "Eq. 11's right side: √(2/π)·(1/S²)Σ_{s,s'} √(σ_s² + σ_s'² + δ_s'²) from the variances."
     s2, d2 = check_paired(sigma2, delta2, ("sigma2", "delta2"))
     if (s2 < 0).any() or (d2 < 0).any():
@@ -162,7 +197,10 @@ def thm43_mae_bound(sigma2, delta2) -> float:
     return float(math.sqrt(2 / math.pi) * np.sqrt(s2[:, None] + s2[None, :] + d2[None, :]).mean())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c028700c
-def pairwise_mean_abs(x: np.ndarray, x_hat: np.ndarray) -> float:
+def pairwise_mean_abs(
+    x: np.ndarray,  # users × objects answers (dense)
+    x_hat: np.ndarray,  # users × objects estimates
+) -> float:  # Eq. 8's right side
     "Eq. 8's right side (1/S²)Σ_{s,s'} (1/N)Σ_n |x_n^s − x̂_n^s'| for dense users × objects arrays."
     x, xh = np.asarray(x, dtype=np.float64), np.asarray(x_hat, dtype=np.float64)
     if x.ndim != 2 or x.shape != xh.shape:
@@ -170,17 +208,25 @@ def pairwise_mean_abs(x: np.ndarray, x_hat: np.ndarray) -> float:
     return float(np.abs(x[:, None, :] - xh[None, :, :]).mean())
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0340a4c
-def thmA1_alpha_min_paper(lam1: float) -> float:
+def thmA1_alpha_min_paper(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+) -> float:  # the threshold as printed
     "Theorem A.1's threshold as printed: α > 15√(2λ₁)/8."
     return 15 * math.sqrt(2 * check_positive(lam1, "lam1")) / 8
 
 # %% ../../nbs/13_crowd_sensing.ipynb #158ad59a
-def thmA1_alpha_min(lam1: float) -> float:
+def thmA1_alpha_min(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+) -> float:  # the threshold
     "Theorem A.1's threshold with the right E(Y) = (15/16)√(π/λ₁): α > 15√2/(8√λ₁)."
     return 15 * math.sqrt(2) / (8 * math.sqrt(check_positive(lam1, "lam1")))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #083ce95b
-def thmA1_bound_paper(lam1: float, alpha: float, n_users: int) -> float:
+def thmA1_bound_paper(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    alpha: float,  # α: the utility's error level
+    n_users: int,  # number of users S
+) -> float:  # Eq. 21 as printed
     "Eq. 21 as printed: √(2/π)(48 − 12λ₁²π)/(S²α²λ₁)."
     l1, a, S = (
         check_positive(lam1, "lam1"),
@@ -190,7 +236,11 @@ def thmA1_bound_paper(lam1: float, alpha: float, n_users: int) -> float:
     return math.sqrt(2 / math.pi) * (48 - 12 * l1**2 * math.pi) / (S * S * a * a * l1)
 
 # %% ../../nbs/13_crowd_sensing.ipynb #edfd2df6
-def thmA1_bound(lam1: float, alpha: float, n_users: int) -> float:
+def thmA1_bound(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    alpha: float,  # α: the utility's error level
+    n_users: int,  # number of users S
+) -> float:  # Eq. 21, corrected
     "Eq. 21's expression 4√(2/π)·Var(Y)/(S²(α/2)²) with the right Var(Y) = (3 − 225π/256)/λ₁."
     l1, a, S = (
         check_positive(lam1, "lam1"),
@@ -200,46 +250,74 @@ def thmA1_bound(lam1: float, alpha: float, n_users: int) -> float:
     return 4 * math.sqrt(2 / math.pi) * (3 - 225 * math.pi / 256) / l1 / (S * S * (a / 2) ** 2)
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c037382b
-def lemma48_gamma(b: float, eta: float) -> float:
+def lemma48_gamma(
+    b: float,  # Lemma 4.8's b
+    eta: float,  # Lemma 4.8's η
+) -> float:  # γ_s
     "Lemma 4.8: γ_s = b√(2 ln(1/(1−η)))."
     e = check_fraction(eta, "eta", zero=False, one=False)
     return check_positive(b, "b") * math.sqrt(-2 * math.log1p(-e))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #8f985d01
-def lemma48_probability(b: float, eta: float) -> float:
+def lemma48_probability(
+    b: float,  # Lemma 4.8's b
+    eta: float,  # Lemma 4.8's η
+) -> float:  # the claimed probability
     "Lemma 4.8's claimed probability η(1 − 2e^{−b²/2}/b) that Δ_s is within its bound."
     bb, e = check_positive(b, "b"), check_fraction(eta, "eta", zero=False, one=False)
     return e * (1 - 2 * math.exp(-bb * bb / 2) / bb)
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c29278b8
-def lemma48_sensitivity_paper(lam1: float, b: float, eta: float) -> float:
+def lemma48_sensitivity_paper(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    b: float,  # Lemma 4.8's b
+    eta: float,  # Lemma 4.8's η
+) -> float:  # γ_s/λ₁
     "Lemma 4.8's bound Δ_s ≤ γ_s/λ₁ (wrong for λ₁ > 1)."
     return lemma48_gamma(b, eta) / check_positive(lam1, "lam1")
 
 # %% ../../nbs/13_crowd_sensing.ipynb #3cd92cee
-def lemma48_sensitivity(lam1: float, b: float, eta: float) -> float:
+def lemma48_sensitivity(
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    b: float,  # Lemma 4.8's b
+    eta: float,  # Lemma 4.8's η
+) -> float:  # γ_s/√λ₁
     "Lemma 4.8's bound with the proof's last step corrected: Δ_s ≤ γ_s/√λ₁."
     return lemma48_gamma(b, eta) / math.sqrt(check_positive(lam1, "lam1"))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #917e0bf2
-def pair_difference_cdf(t, lam1: float) -> np.ndarray:
+def pair_difference_cdf(
+    t,  # values of t ≥ 0
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+) -> np.ndarray:  # Pr{|x¹ − x²| ≤ t}
     "Pr{|x¹ − x²| ≤ t}, one user, σ² ~ Exp(λ₁): x¹ − x² ~ Laplace(1/√λ₁), so 1 − e^{−t√λ₁}."
     return -np.expm1(-np.asarray(t, dtype=np.float64) * math.sqrt(check_positive(lam1, "lam1")))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #383f15f3
-def lemma48_statement_threshold(b: float, eta: float) -> float:
+def lemma48_statement_threshold(
+    b: float,  # Lemma 4.8's b
+    eta: float,  # Lemma 4.8's η
+) -> float:  # the λ₁ above which the claim fails
     "λ₁ above which Lemma 4.8's Pr{Δ_s ≤ γ_s/λ₁} ≥ claimed fails: (γ_s / −ln(1 − claimed))²."
     return (lemma48_gamma(b, eta) / -math.log1p(-lemma48_probability(b, eta))) ** 2
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0415e67
-def laplace_scale_of_noise(lam2: float) -> float:
+def laplace_scale_of_noise(
+    lam2: float,  # rate λ₂ of the mechanism's noise variances δ²
+) -> float:  # the Laplace scale 1/√(2λ₂)
     "Noise N(0, δ²), δ² ~ Exp(λ₂), is Laplace(0, 1/√(2λ₂)): its scale (= E|ξ|)."
     return 1 / math.sqrt(2 * check_positive(lam2, "lam2"))
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c0476bb2
 def thm412_noise_range(
-    lam1: float, alpha: float, beta: float, n_users: int, epsilon: float, delta: float, gamma: float
-) -> tuple:
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    alpha: float,  # α: the utility's error level
+    beta: float,  # β: the chance the error exceeds α
+    n_users: int,  # number of users S
+    epsilon: float,  # the target ε
+    delta: float,  # the target δ
+    gamma: float,  # Lemma 4.8's γ
+) -> tuple:  # (lo, hi) of c
     "Thm 4.12: (least c for (ε, δ)-LDP by 4.10, largest for (α, β)-utility by 4.3); lo > hi: none."
     return (
         li_thm410_min_noise_level(epsilon, delta, lam1, gamma),
@@ -248,8 +326,13 @@ def thm412_noise_range(
 
 # %% ../../nbs/13_crowd_sensing.ipynb #7c09247e
 def eq19_epsilon(
-    lam1: float, alpha: float, beta: float, n_users: int, delta: float, gamma: float
-) -> float:
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    alpha: float,  # α: the utility's error level
+    beta: float,  # β: the chance the error exceeds α
+    n_users: int,  # number of users S
+    delta: float,  # the target δ
+    gamma: float,  # Lemma 4.8's γ
+) -> float:  # the smallest ε
     "Eq. 19 solved for ε: the smallest ε at which Theorem 4.12 leaves some noise level c."
     C = thm43_noise_bound(lam1, alpha, beta, n_users)
     if C <= 0:
@@ -261,15 +344,23 @@ def eq19_epsilon(
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c052cade
 def thm410_lam2(
-    epsilon: float, lam1: float, delta: float = 0.1, b: float = 2.0, eta: float = 0.9
-) -> float:
+    epsilon: float,  # the paper's ε
+    lam1: float,  # rate λ₁ of the users' own noise variances σ²
+    delta: float = 0.1,  # the target δ
+    b: float = 2.0,  # Lemma 4.8's b
+    eta: float = 0.9,  # Lemma 4.8's η
+) -> float:  # λ₂
     "λ₂ = λ₁/c, c Theorem 4.10's least for (ε, δ); γ from Lemma 4.8's b, η (ours: §5 has none)."
     return check_positive(lam1, "lam1") / li_thm410_min_noise_level(
         epsilon, delta, lam1, lemma48_gamma(b, eta)
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #46a4b982
-def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVariance:
+def thm410_mechanism(
+    epsilon: float,  # the paper's ε
+    dataset: Dataset,  # a `continuous_workers` dataset (λ₁ in meta)
+    **kw,  # delta, b, eta of `thm410_lam2`
+) -> GaussianExpVariance:  # the mechanism
     "Alg. 2 at the paper's ε for a `continuous_workers` data set (λ₁ from meta); kw: delta, b, eta."
     if "lam1" not in dataset.meta:
         raise ValueError(
@@ -281,7 +372,10 @@ def thm410_mechanism(epsilon: float, dataset: Dataset, **kw) -> GaussianExpVaria
     return mech
 
 # %% ../../nbs/13_crowd_sensing.ipynb #75c6963b
-def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
+def reference_dataset(
+    dataset: Dataset,  # a continuous dataset
+    aggregator: Aggregator,  # the aggregator whose clean output is the truth
+) -> Dataset:  # a copy with that truth
     "The data set with its truth replaced by `aggregator`'s clean output (§5.1's reference)."
     if not isinstance(dataset, Dataset):
         raise TypeError(f"dataset must be a Dataset, got {type(dataset).__name__}")
@@ -298,7 +392,10 @@ def reference_dataset(dataset: Dataset, aggregator: Aggregator) -> Dataset:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #c06948e1
-def standardise(dataset: Dataset, group) -> Dataset:
+def standardise(
+    dataset: Dataset,  # a continuous dataset
+    group,  # a group index per task (tasks on one scale)
+) -> Dataset:  # the standardised copy
     "Each group of tasks as z-scores by the mean and s.d. of its answers; the truth likewise."
     if not isinstance(dataset, Dataset) or dataset.answers.kind != "continuous":
         raise TypeError("dataset must be a continuous Dataset")
@@ -322,7 +419,9 @@ def standardise(dataset: Dataset, group) -> Dataset:
     )
 
 # %% ../../nbs/13_crowd_sensing.ipynb #925f129e
-def lam1_from_truth(dataset: Dataset) -> float:
+def lam1_from_truth(
+    dataset: Dataset,  # a continuous dataset with truths
+) -> float:  # λ₁
     "λ₁ from the truth: 1/(mean over users of their mean squared error on tasks with truth)."
     A = dataset.answers
     known = ~np.isnan(dataset.truth[A.task])

@@ -85,7 +85,11 @@ class OnDomain(Mechanism):
         cells[answers.worker.astype(np.int64) * T + answers.task] = c
         return Answers(np.repeat(np.arange(W), T), np.tile(np.arange(T), W), cells, n_classes=K + 1)
 
-    def privatize(self, answers: Answers, rng=None) -> Answers:
+    def privatize(
+        self,
+        answers: Answers,  # continuous answers with values in Γ
+        rng=None,  # seed or generator
+    ) -> Answers:  # the reports as numbers in Γ (continuous)
         "Perturb as classes; keep non-NULL reports as the numbers Γ[c] (continuous, same ids)."
         P = self.mechanism.privatize(self._classes(answers), rng)
         keep = P.value < len(self.domain)
@@ -119,14 +123,25 @@ def _qualities(q, m: int) -> np.ndarray:
     return np.full(m, 1 / m) if q is None else check_weights(_per_worker(q, m, "q"), "q")
 
 # %% ../../nbs/11_sparse_mf.ipynb #a5bfd0f4
-def fill_deviation(mu, domain, fill="uniform") -> np.ndarray:
+def fill_deviation(
+    mu,  # each task's truth μ_j
+    domain,  # the answers' values Γ
+    fill="uniform",  # how NULL is filled: "uniform" or a number
+) -> np.ndarray:  # φ_j per task
     "φ_j = |μ_j − E(v)| of Theorem 2: the truth's distance to the mean NULL fill."
     d = check_domain(domain)
     ev = d.mean() if isinstance(fill, str) and fill == "uniform" else check_real(fill, "fill")
     return np.abs(np.asarray(mu, dtype=np.float64) - ev)
 
 # %% ../../nbs/11_sparse_mf.ipynb #d413c6c3
-def lp_error_bound(epsilon: float, domain_size: int, s, sigma, phi, q=None) -> float:
+def lp_error_bound(
+    epsilon: float,  # Sun et al.'s ε
+    domain_size: int,  # |Γ|
+    s,  # each worker's chance s_i of leaving a task NULL
+    sigma,  # each worker's noise σ_i
+    phi,  # φ_j per task (`fill_deviation`)
+    q=None,  # each worker's quality q_i (None: equal)
+) -> float:  # the bound on the MAE
     "Theorem 2: (1/n) Σ_j Σ_i q_i [(1−s_i)(φ_j + |Γ|/ε) + s_i(σ_i√(2/π) + |Γ|/ε)]."
     e, G = check_positive(epsilon, "epsilon"), check_count(domain_size, "domain_size", 2)
     m = max(np.size(s), np.size(sigma), 1 if q is None else np.size(q))
@@ -141,7 +156,12 @@ def lp_error_bound(epsilon: float, domain_size: int, s, sigma, phi, q=None) -> f
 RR_READINGS = ("density", "pmf", "rounded")
 
 
-def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
+def answer_weights(
+    domain,  # the answers' values Γ
+    mu,  # the truth μ
+    sigma,  # the worker's σ
+    reading: str = "density",  # one of RR_READINGS: "density", "pmf", "rounded"
+) -> np.ndarray:  # the weights over Γ
     "Theorem 3's weight of x ∈ Γ: N(x; μ, σ²), as a pmf on Γ, or Pr(round(N) clipped = x)."
     check_choice(reading, "reading", RR_READINGS)
     d = check_domain(domain)
@@ -156,7 +176,15 @@ def answer_weights(domain, mu, sigma, reading: str = "density") -> np.ndarray:
     return np.diff(stats.norm.cdf(cuts, mu, sigma), axis=-1)
 
 # %% ../../nbs/11_sparse_mf.ipynb #c085adf6
-def rr_error_bound(epsilon: float, domain, s, sigma, mu, q=None, reading: str = "density") -> float:
+def rr_error_bound(
+    epsilon: float,  # Sun et al.'s ε
+    domain,  # the answers' values Γ
+    s,  # each worker's chance s_i of leaving a task NULL
+    sigma,  # each worker's noise σ_i
+    mu,  # each task's truth
+    q=None,  # each worker's quality q_i (None: equal)
+    reading: str = "density",  # one of RR_READINGS (see `answer_weights`)
+) -> float:  # the bound on the MAE
     "Theorem 3: (1/n) Σ_j Σ_i q_i e_ij^RR / Σ_i q_i, every cell released; `reading`: see weights."
     e, d = check_positive(epsilon, "epsilon"), check_domain(domain)
     m = max(np.size(s), np.size(sigma), 1 if q is None else np.size(q))
@@ -172,8 +200,12 @@ def rr_error_bound(epsilon: float, domain, s, sigma, mu, q=None, reading: str = 
 
 # %% ../../nbs/11_sparse_mf.ipynb #39e86cc6
 def mf_error_bound(
-    epsilon: float, d: int, domain_size: int, n_tasks: int, q_max_m: float = 1.0
-) -> float:
+    epsilon: float,  # Sun et al.'s ε
+    d: int,  # the profiles' dimension
+    domain_size: int,  # |Γ|
+    n_tasks: int,  # number of tasks n
+    q_max_m: float = 1.0,  # q̃ m (1 for equal qualities)
+) -> float:  # the bound on the MAE
     "Theorem 5: q̃ m (√(2/π) + d|Γ|/(nε)), q̃ = max_i q_i (q̃ m = 1 for equal qualities)."
     e, d, G, n = (
         check_positive(epsilon, "epsilon"),
@@ -190,8 +222,12 @@ def mf_error_bound(
 
 # %% ../../nbs/11_sparse_mf.ipynb #8034c0d7
 def sun_mechanisms(
-    domain, d: int, rng: int = 0, bounded: bool = True, two_layer: bool = False
-) -> dict:
+    domain,  # the answers' values Γ
+    d: int,  # MF's dimension
+    rng: int = 0,  # seed of MF's task profiles
+    bounded: bool = True,  # add our bounded MF
+    two_layer: bool = False,  # add Li et al.'s two-layer with NULL
+) -> dict:  # name → factory ε → mechanism
     "§VI's mechanisms as `sweep` factories: RR and LP with NULL, MF, bounded MF, two-layer."
     dom = check_domain(domain)
     K = len(dom)
@@ -207,13 +243,19 @@ def sun_mechanisms(
     return out
 
 # %% ../../nbs/11_sparse_mf.ipynb #87de1e1f
-def two_layer_null(epsilon: float, domain) -> OnDomain:
+def two_layer_null(
+    epsilon: float,  # Theorem 6.3's ε
+    domain,  # the answers' values Γ
+) -> OnDomain:  # the mechanism on Γ
     "Li et al.'s two-layer with NULL as an answer (§VI-D), Theorem 6.3's ε = epsilon, least a."
     K = len(check_domain(domain))
     return OnDomain(TwoLayer.from_paper(epsilon, K + 1), domain, null_symbol=True)
 
 # %% ../../nbs/11_sparse_mf.ipynb #e37482bd
-def zero_guess_change(df: pd.DataFrame, datasets: dict) -> pd.Series:
+def zero_guess_change(
+    df: pd.DataFrame,  # a `sweep` table with a clean column
+    datasets: dict,  # name → Dataset
+) -> pd.Series:  # per dataset: MAE(0) − clean MAE
     "Per dataset: MAE of answering 0 minus the aggregator's clean MAE ('releases nothing')."
     clean = df.groupby("dataset").clean.first()
     return pd.Series(
@@ -224,7 +266,11 @@ def zero_guess_change(df: pd.DataFrame, datasets: dict) -> pd.Series:
     )
 
 # %% ../../nbs/11_sparse_mf.ipynb #f43664b0
-def plot_vs_sparsity(df: pd.DataFrame, zero: pd.Series, axes=None):
+def plot_vs_sparsity(
+    df: pd.DataFrame,  # a `sweep` table over datasets named 'sparsity s'
+    zero: pd.Series,  # `zero_guess_change` per dataset
+    axes=None,  # axes to draw on (None: new)
+):  # the axes
     "MAE change vs sparsity, a panel per ε, ± 1 SE bands, and the 'releases nothing' line."
     import matplotlib.pyplot as plt
 
@@ -272,7 +318,9 @@ TABLE_II = pd.DataFrame(
 )
 
 
-def sparsity_table(answers: Answers) -> dict:
+def sparsity_table(
+    answers: Answers,  # a dataset's answers
+) -> dict:  # Table II's columns
     "Table II's columns of a dataset: workers, tasks, answers, max/min/mean NULL fraction."
     sparsity = 1 - np.bincount(answers.worker, minlength=answers.n_workers) / answers.n_tasks
     return {
@@ -285,7 +333,9 @@ def sparsity_table(answers: Answers) -> dict:
     }
 
 # %% ../../nbs/11_sparse_mf.ipynb #7963797d
-def as_scores(ds: Dataset) -> Dataset:
+def as_scores(
+    ds: Dataset,  # a categorical rating dataset
+) -> Dataset:  # the same answers as continuous scores
     "A categorical rating dataset (classes 0..K−1) as scores 0..K−1 for Algorithm 1."
     A = ds.answers
     if A.kind != "categorical":

@@ -31,14 +31,20 @@ def _check_abilities(p_star) -> np.ndarray:
     return p
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #71d74b06
-def private_effective_ability(p_star, epsilon: float) -> np.ndarray:
+def private_effective_ability(
+    p_star,  # each worker's true ability p* (chance of a right answer)
+    epsilon: float,  # ε per answer
+) -> np.ndarray:  # each worker's μ̂
     "Eq. 12–13: μ̂ = (e^ε−1)/(e^ε+1)·max(p*, 1−p*) + 1/(e^ε+1), in [1/2, 1]."
     c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
     p = _check_abilities(p_star)
     return c * np.maximum(p, 1 - p) + (1 - c) / 2
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #f145ec47
-def collective_private_wisdom(p_star, epsilon: float) -> float:
+def collective_private_wisdom(
+    p_star,  # each worker's true ability p* (chance of a right answer)
+    epsilon: float,  # ε per answer
+) -> float:  # v̂
     "Eq. 14: v̂ = mean over workers of (2μ̂ − 1)²."
     return float(np.mean((2 * private_effective_ability(p_star, epsilon) - 1) ** 2))
 
@@ -47,10 +53,10 @@ def collective_private_wisdom(p_star, epsilon: float) -> float:
 class TheoremBound:
     "A theorem's bound, assumptions that fail (`violated`), those left unchecked (`unchecked`)."
 
-    theorem: str
-    value: object
-    violated: tuple = ()
-    unchecked: tuple = ()
+    theorem: str  # which theorem (and equation)
+    value: object  # the bound's value
+    violated: tuple = ()  # the assumptions that fail
+    unchecked: tuple = ()  # the assumptions not checked (their inputs not given)
 
     @property
     def ok(self) -> bool:
@@ -63,7 +69,10 @@ def _rate(m: int) -> float:
     return math.sqrt(math.log(m) / m)
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #a54aaf03
-def theorem2_lambda_range(v_hat: float, m: int) -> TheoremBound:
+def theorem2_lambda_range(
+    v_hat: float,  # the collective private wisdom v̂ (Eq. 14)
+    m: int,  # number of tasks m
+) -> TheoremBound:  # the interval (lo, hi) for λ
     "Eq. 16: the interval [16/v̂·√(log m/m), 1/8 − ½√(log m/m)] for λ; violated if it is empty."
     v, m = check_fraction(v_hat, "v_hat", zero=False), check_count(m, "m", 3)
     lo, hi = 16 / v * _rate(m), 1 / 8 - _rate(m) / 2
@@ -72,7 +81,12 @@ def theorem2_lambda_range(v_hat: float, m: int) -> TheoremBound:
     )
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #adc18ebe
-def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
+def theorem2_proof_exponent(
+    n: int,  # number of workers n
+    m: int,  # number of tasks m
+    v_hat: float,  # the collective private wisdom v̂ (Eq. 14)
+    lam: float,  # λ, Alg. 1's clipping
+) -> float:  # the exponent
     "Eq. 30's exponent: 4n/λ·√(log m/m) + 4 log(1/λ)·√(n log m) − n v̂ (Eq. 31: ≤ −n v̂/2)."
     n, m, v = (
         check_count(n, "n"),
@@ -85,7 +99,10 @@ def theorem2_proof_exponent(n: int, m: int, v_hat: float, lam: float) -> float:
     return 4 * n / lam * _rate(m) + 4 * math.log(1 / lam) * math.sqrt(n * math.log(m)) - n * v
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #ca68f7c2
-def theorem2_proof_min_workers(m: int, v_hat: float) -> float:
+def theorem2_proof_min_workers(
+    m: int,  # number of tasks m
+    v_hat: float,  # the collective private wisdom v̂ (Eq. 14)
+) -> float:  # the least n (inf if Eq. 16 is empty)
     "Least n for Eq. 30 → 31 at some λ of Eq. 16: 16 log²(1/λ*) log m / (v̂/2 − 4ρ/λ*)²."
     m, v = check_count(m, "m", 3), check_fraction(v_hat, "v_hat", zero=False)
     lo, hi = theorem2_lambda_range(v, m).value
@@ -138,12 +155,12 @@ def _theorem2_conditions(
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #82e858c4
 def theorem2_bound(
-    n: int,
-    v_hat: float,
-    m: Optional[int] = None,
-    lam: Optional[float] = None,
-    init_error: Optional[float] = None,
-) -> TheoremBound:
+    n: int,  # number of workers n
+    v_hat: float,  # the collective private wisdom v̂ (Eq. 14)
+    m: Optional[int] = None,  # number of tasks (None: unchecked)
+    lam: Optional[float] = None,  # λ (None: unchecked)
+    init_error: Optional[float] = None,  # the start's error (None: unchecked)
+) -> TheoremBound:  # the bound, with the assumptions that fail or were not checked
     "Eq. 17: mean label error ≤ 2 exp(−n v̂ / 2), Theorem 2's assumptions checked (m, λ, error)."
     n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
     m = None if m is None else check_count(m, "m", 3)
@@ -160,7 +177,10 @@ def _first_feasible_m(v: float) -> float:
     return math.ceil(math.exp(u))
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #45e98c10
-def theorem2_min_tasks(n: int, v_hat: float) -> float:
+def theorem2_min_tasks(
+    n: int,  # number of workers n
+    v_hat: float,  # the collective private wisdom v̂ (Eq. 14)
+) -> float:  # the least m (inf if none)
     "Least m with n ≤ m ≤ eⁿ, log m ≤ n v̂ and Eq. 16 non-empty (the assumptions); inf if none."
     n, v = check_count(n, "n"), check_fraction(v_hat, "v_hat", zero=False)
     m = max(n, _first_feasible_m(v), 3)
@@ -168,13 +188,13 @@ def theorem2_min_tasks(n: int, v_hat: float) -> float:
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #45ca5a00
 def theorem3_bound(
-    m: int,
-    epsilon: float,
-    n: Optional[int] = None,
-    v_hat: Optional[float] = None,
-    lam: Optional[float] = None,
-    init_error: Optional[float] = None,
-) -> TheoremBound:
+    m: int,  # number of tasks m
+    epsilon: float,  # ε per answer
+    n: Optional[int] = None,  # number of workers (None: unchecked)
+    v_hat: Optional[float] = None,  # v̂ (None: unchecked)
+    lam: Optional[float] = None,  # λ (None: unchecked)
+    init_error: Optional[float] = None,  # the start's error (None: unchecked)
+) -> TheoremBound:  # the bound, with the assumptions that fail or were not checked
     "Eq. 32: max_i |p̂_i − p*_i| ≤ 6√(log m /(m ε²)), ε ≤ 1, Theorem 2's assumptions (n, v̂)."
     m, e = check_count(m, "m", 3), check_positive(epsilon, "epsilon")
     violated = [] if e <= 1 else [f"ε ≤ 1: ε = {e:g}"]
@@ -202,12 +222,12 @@ def _experts(n: int, delta: float) -> int:
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #37b8c938
 def theorem4_pmv_lower_bound(
-    n: int,
-    delta: float,
-    epsilon: float,
-    m: Optional[int] = None,
-    berry_esseen: float = BERRY_ESSEEN,
-) -> TheoremBound:
+    n: int,  # number of workers n
+    delta: float,  # the experts are ⌈n^δ⌉ (Theorem 4's instance)
+    epsilon: float,  # ε per answer
+    m: Optional[int] = None,  # number of tasks (None: unchecked)
+    berry_esseen: float = BERRY_ESSEEN,  # the Berry–Esseen constant C
+) -> TheoremBound:  # the bound, with the assumptions that fail or were not checked
     "Eq. 37's lower bound v^k (Φ(−k/√(n−k)) − C/√(n−k)), v = e^ε/(e^ε+1), on private MV's error."
     n, e = check_count(n, "n", 2), check_positive(epsilon, "epsilon")
     d = check_fraction(delta, "delta", zero=False, one=False)  # the theorem needs δ < 1/2
@@ -240,7 +260,10 @@ def theorem4_pmv_lower_bound(
     )
 
 # %% ../../nbs/10_private_dawid_skene.ipynb #a72e636f
-def pmv_error(p_star, epsilon: float) -> float:
+def pmv_error(
+    p_star,  # each worker's true ability p* (chance of a right answer)
+    epsilon: float,  # ε per answer
+) -> float:  # private MV's expected error
     "Exact expected error of private MV (Eq. 33, ties → 1), one-coin workers, uniform binary truth."
     c = math.tanh(check_positive_or_inf(epsilon, "epsilon") / 2)
     q = c * _check_abilities(p_star) + (1 - c) / 2  # Eq. 19: a report is right w.p. q
