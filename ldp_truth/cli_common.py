@@ -77,7 +77,9 @@ def _numeric_labels(labels: pd.Series, path) -> np.ndarray:
 
 # %% ../nbs/07a_cli_common.ipynb #95e80257
 def read_answers(
-    path, kind: str = "categorical", classes: Optional[Sequence[str]] = None
+    path,  # a worker,task,label CSV (or a .parquet file)
+    kind: str = "categorical",  # categorical (labels as classes) or continuous (labels as numbers)
+    classes: Optional[Sequence[str]] = None,  # categorical: the declared classes in order
 ) -> Answers:
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
     return _answers(_table(_read_table(path), path), path, kind, classes)
@@ -316,7 +318,9 @@ _ONE_OF = {
 }
 
 
-def mechanism_kind(name: str) -> str:
+def mechanism_kind(
+    name: str,  # a --mechanism name (MECHANISMS)
+) -> str:
     "'categorical' for the flip mechanisms, 'continuous' for the numeric ones."
     if name not in MECHANISMS:
         raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
@@ -418,7 +422,10 @@ def _mechanism(
 
 # %% ../nbs/07a_cli_common.ipynb #e4b382e6
 def build_mechanism(
-    name: str, n_classes: Optional[int] = None, max_answers: Optional[int] = None, **options
+    name: str,  # a --mechanism name (MECHANISMS)
+    n_classes: Optional[int] = None,  # categorical mechanisms: the number of classes
+    max_answers: Optional[int] = None,  # the most answers a worker may give (ε is set for it)
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, lam2, a, d, secure, ...
 ) -> Mechanism:
     "The mechanism `name` from command-line values (as `_mechanism`), capped at `max_answers`."
     m = _mechanism(name, n_classes, max_answers=max_answers, **options)
@@ -441,12 +448,12 @@ def _readable_classes(named: Optional[list], mechanism: str) -> None:
 
 # %% ../nbs/07a_cli_common.ipynb #42477e52
 def make_spec(
-    mechanism: str,
-    classes: Optional[Sequence[str]] = None,
-    n_classes: Optional[int] = None,
-    max_answers: Optional[int] = None,
-    project: Optional[str] = None,
-    **options,
+    mechanism: str,  # a --mechanism name (MECHANISMS)
+    classes: Optional[Sequence[str]] = None,  # categorical: the class labels in order (declared)
+    n_classes: Optional[int] = None,  # categorical: the classes are 0..K-1 (instead of classes)
+    max_answers: Optional[int] = None,  # the most answers a worker may give
+    project: Optional[str] = None,  # a name for the task, recorded in the spec
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, lam2, a, d
 ) -> dict:
     "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
     kind = mechanism_kind(mechanism)
@@ -467,7 +474,9 @@ def make_spec(
     return m.spec(max_answers, project)
 
 # %% ../nbs/07a_cli_common.ipynb #3af44692
-def read_spec(path) -> dict:
+def read_spec(
+    path,  # a spec JSON file, or the JSON file privatize writes beside its output
+) -> dict:
     "The spec in the JSON file `path` (a spec, or privatize's file that holds one), checked."
     p = Path(path)
     if not p.is_file():
@@ -528,7 +537,13 @@ def _spec_kind(spec: dict) -> str:
 OVER_CAP = ("refuse", "drop")  # what infer and budget do with workers beyond a spec's max_answers
 
 
-def beyond_cap(counts: pd.Series, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+def beyond_cap(
+    counts: pd.Series,  # rows per worker id
+    spec: dict,  # the spec (its max_answers)
+    src,  # the input, named in the message
+    over_cap: str = "refuse",  # refuse the file, or drop those workers (listed on standard error)
+    who: str = "infer",  # the sub-command, named in the note
+):
     "Workers (of `counts`, rows per worker) beyond the spec's max_answers: refused, or listed."
     check_choice(over_cap, "--over-cap", OVER_CAP)
     M = spec["max_answers"]
@@ -544,7 +559,13 @@ def beyond_cap(counts: pd.Series, spec: dict, src, over_cap: str = "refuse", who
     return list(beyond.index)
 
 
-def within_cap(table: pd.DataFrame, spec: dict, src, over_cap: str = "refuse", who: str = "infer"):
+def within_cap(
+    table: pd.DataFrame,  # rows worker,task,label[,...]
+    spec: dict,  # the spec (its max_answers)
+    src,  # the input, named in the message
+    over_cap: str = "refuse",  # refuse the file, or drop those workers (listed on standard error)
+    who: str = "infer",  # the sub-command, named in the note
+):
     "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
     dropped = beyond_cap(table["worker"].value_counts(sort=False), spec, src, over_cap, who)
     return table[~table["worker"].isin(dropped)] if dropped else table
@@ -561,8 +582,14 @@ def _over_cap_option(p: argparse.ArgumentParser) -> None:
     )
 
 # %% ../nbs/07a_cli_common.ipynb #h47rc001
-def received_check(table: pd.DataFrame, spec: dict, src, strict: bool = False,
-                   alpha: float = 0.01, who: str = "infer") -> Optional[dict]:
+def received_check(
+    table: pd.DataFrame,  # rows worker,task,label made under `spec`
+    spec: dict,  # the spec (its channel and classes)
+    src,  # the input, named in the message
+    strict: bool = False,  # refuse on an alarm instead of a warning
+    alpha: float = 0.01,  # the false-alarm rate
+    who: str = "infer",  # the sub-command, named in the warning
+) -> Optional[dict]:
     "check_received on rows made under a categorical `spec`; warn on an alarm, or refuse if strict."
     if spec["domain"]["kind"] != "categorical":
         return None
@@ -589,7 +616,9 @@ def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, d
     return A, mechanism_from_spec(spec, **run), spec
 
 # %% ../nbs/07a_cli_common.ipynb #a42f93a0
-def sidecar_path(path) -> Path:
+def sidecar_path(
+    path,  # a private answers file
+) -> Path:
     "The JSON file beside a private answers file that holds its spec: OUT.csv → OUT.csv.json."
     return Path(str(path) + ".json")
 
@@ -599,7 +628,9 @@ def _sidecar(spec: dict, seed: Optional[int], secure: bool) -> dict:
     return {"spec": spec, "randomness": _randomness(seed, secure), "ldp_truth": __version__}
 
 # %% ../nbs/07a_cli_common.ipynb #d178932c
-def read_sidecar(src) -> Optional[dict]:
+def read_sidecar(
+    src,  # a private answers file
+) -> Optional[dict]:
     "The JSON file that `privatize -o` wrote beside `src` (its spec checked), or None if none."
     p = sidecar_path(src)
     if not p.is_file():
@@ -629,12 +660,19 @@ def _warn_seeded(src, hashes: Optional[pd.Series] = None) -> None:
 SEEDED_MARK = "seeded:"  # prefix of spec_hash on rows of a seeded (simulation) run
 
 
-def row_hash(spec: dict, seed: Optional[int]) -> str:
+def row_hash(
+    spec: dict,  # the spec the run executed
+    seed: Optional[int],  # the run's seed (None: fresh randomness)
+) -> str:
     "The spec_hash a private row carries: the spec's hash, marked when the run was seeded."
     return spec["hash"] if seed is None else SEEDED_MARK + spec["hash"]
 
 
-def unmark(table: pd.DataFrame, src, simulation: bool) -> tuple:
+def unmark(
+    table: pd.DataFrame,  # rows with a spec_hash column
+    src,  # the input, named in the message
+    simulation: bool,  # accept seeded rows (a simulation), else refuse them
+) -> tuple:
     "(`table` with seeded marks taken off spec_hash, a warning or None); refused unless simulation."
     marked = table[HASH_COLUMN].astype(str).str.startswith(SEEDED_MARK)
     if not marked.any():

@@ -110,7 +110,11 @@ def _make_aggregator(method: str, kind: Optional[str], channel: Optional[str], o
     return cls, kind
 
 # %% ../nbs/07b_cli_infer.ipynb #9a8a391a
-def server_spec(src, table: pd.DataFrame, spec_path=None) -> Optional[dict]:
+def server_spec(
+    src,  # the answers file (its JSON beside it, written by privatize, may hold the spec)
+    table: pd.DataFrame,  # its rows, with the spec_hash column if it has one
+    spec_path=None,  # a spec file given with --spec (default: the JSON beside `src`)
+) -> Optional[dict]:
     "The spec `src`'s answers were made under, matched to their recorded hash (None: no spec)."
     meta = read_sidecar(src)
     spec = read_spec(spec_path) if spec_path is not None else (meta or {}).get("spec")
@@ -323,15 +327,15 @@ def _unanswered(df: pd.DataFrame, A: Answers) -> pd.DataFrame:
 
 
 def infer_file(
-    src,
-    out,
-    method: str,
-    kind: Optional[str] = None,
-    channel: Optional[str] = None,
-    proba: bool = False,
-    classes=None,
-    n_classes: Optional[int] = None,
-    spec=None,
+    src,  # the answers: worker,task,label[,spec_hash] CSV or Parquet file, or a platform's export
+    out,  # the output file task,label (CSV, or Parquet if *.parquet); None: standard output
+    method: str,  # the aggregator's --method name (METHODS)
+    kind: Optional[str] = None,  # categorical or continuous (default: the method's first kind)
+    channel: Optional[str] = None,  # without a spec: the mechanism the answers went through
+    proba: bool = False,  # add p_<class> columns, each task's class probabilities
+    classes=None,  # without a spec: the class labels in order (default: those in the data)
+    n_classes: Optional[int] = None,  # without a spec: the classes are 0..K-1 (instead of classes)
+    spec=None,  # the spec file the answers were made under (default: the JSON beside `src`)
     state=None,  # a .npz file: continue the fit saved there (if any), then save it there
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     strict: bool = False,  # refuse rows that cannot have come through the spec's channel
@@ -340,7 +344,7 @@ def infer_file(
     accuracy: bool = False,  # print the labels' estimated accuracy (standard error)
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
     workers=None,  # a CSV: one row per worker (answers, skills_, ε spent, flag, Approve/Reject)
-    **channel_options,
+    **channel_options,  # with `channel`: epsilon, paper_epsilon, a, max_answers (CHANNEL_OPTIONS)
 ) -> pd.DataFrame:
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
@@ -425,7 +429,11 @@ def _storable(v) -> Optional[np.ndarray]:
     return a if a.dtype.kind in "biufU" else None
 
 # %% ../nbs/07b_cli_infer.ipynb #be1f3109
-def save_state(agg, path, settings: dict) -> Path:
+def save_state(
+    agg,  # an aggregator after partial_fit (its answers_ and fitted arrays are saved)
+    path,  # the .npz file to write (atomically)
+    settings: dict,  # what the fit depends on (method, kind, channel, spec): checked on load
+) -> Path:
     "Save a `partial_fit` aggregator (answers so far, fitted arrays, `settings`) to `path` (.npz)."
     A = agg.answers_
     arrays = {f"fit.{k}": _storable(v) for k, v in vars(agg).items() if k.endswith("_")}
@@ -442,7 +450,11 @@ def save_state(agg, path, settings: dict) -> Path:
     return Path(path)
 
 # %% ../nbs/07b_cli_infer.ipynb #d706159f
-def load_state(agg, path, settings: dict):
+def load_state(
+    agg,  # a fresh aggregator of the same method, to receive the saved state
+    path,  # the .npz file save_state wrote
+    settings: dict,  # this run's settings: refused if they differ from the saved ones
+):
     "`agg` with the fitted state saved at `path` (by `save_state` with the same `settings`)."
     with np.load(path, allow_pickle=False) as z:
         saved = json.loads(str(z["settings"]))
@@ -525,8 +537,14 @@ def _parquet_checks(src, spec_path, simulation: bool, over_cap: str) -> list:
 
 # %% ../nbs/07b_cli_infer.ipynb #d97982fa
 def infer_parquet(
-    src, out, method: str, scheduler: Optional[str] = None, proba: bool = False, spec=None,
-    simulation: bool = False, over_cap: str = "refuse",
+    src,  # a folder of Parquet files with the columns worker,task,label[,spec_hash]
+    out,  # OUT.parquet (a folder of Parquet files) or a CSV file
+    method: str,  # the aggregator's --method name (DASK_METHODS)
+    scheduler: Optional[str] = None,  # a Dask scheduler's address (default: a local cluster)
+    proba: bool = False,  # add p_<class> columns, each task's class probabilities
+    spec=None,  # the spec file the answers were made under (needed when they carry spec_hash)
+    simulation: bool = False,  # accept rows of a seeded run (marked seeded: in spec_hash)
+    over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
 ) -> None:
     "Fit `method` on a Parquet folder on a Dask cluster; write task,label (p_<class>) to `out`."
     if not any(Path(src).rglob("*.parquet")):

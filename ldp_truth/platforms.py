@@ -133,7 +133,10 @@ def _mturk_task_ids(df: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(ids, index=df.index)
 
 
-def read_mturk(path, duplicates: str = "error") -> PlatformExport:
+def read_mturk(
+    path,  # an MTurk batch results CSV, as the Requester site downloads it
+    duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
+) -> PlatformExport:
     "Answers from an MTurk batch results CSV: rejected assignments counted; a row per item."
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     _require(df, ("WorkerId", "HITId", "AssignmentStatus"), "mturk")
@@ -171,8 +174,12 @@ def _one(columns: list, prefix: str, chosen: Optional[str], argument: str) -> st
     return prefix + names[0]
 
 
-def read_toloka(path, label: Optional[str] = None, task: Optional[str] = None,
-                duplicates: str = "error") -> PlatformExport:
+def read_toloka(
+    path,  # a Toloka results TSV, as the pool's download gives it
+    label: Optional[str] = None,  # the OUTPUT:<field> holding the answer (default: the only one)
+    task: Optional[str] = None,  # the INPUT:<field> naming the task (default: the only one, or all)
+    duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
+) -> PlatformExport:
     "Answers from a Toloka results TSV; GOLDEN:* as known labels, training/rejected rows counted."
     df = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
     _require(df, ("ASSIGNMENT:worker_id",), "toloka")
@@ -223,7 +230,9 @@ def _ls_choice(a: dict, label: Optional[str]) -> Optional[str]:
 
 
 def read_label_studio(
-    path, label: Optional[str] = None, duplicates: str = "error"
+    path,  # a Label Studio JSON export: a list of tasks with their annotations
+    label: Optional[str] = None,  # the from_name of the choices to read (default: any one choice)
+    duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
 ) -> PlatformExport:
     "Answers from a Label Studio JSON export: a choice per annotation; ground truth as gold."
     tasks = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -267,7 +276,10 @@ def _sniff(path) -> str:
 
 
 def read_answers(
-    path, format: str = "auto", duplicates: str = "error", **options
+    path,  # a platform's export file
+    format: str = "auto",  # mturk, toloka, label-studio, or auto (decided from the file's start)
+    duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
+    **options,  # passed on to the format's reader: label= and task= (toloka), label= (label-studio)
 ) -> PlatformExport:
     "Answers, known labels, counts of what was left out: from MTurk, Toloka or Label Studio."
     if format not in FORMATS:
