@@ -409,12 +409,13 @@ def advice_markdown(
     flags: pd.DataFrame,  # `degenerate_fits`' table (may be empty)
 ) -> str:
     "The advice in Markdown: the rule, a row per dataset, the degenerate fits flagged."
-    bad = set(zip(flags.dataset[flags.flagged], flags.aggregator[flags.flagged])) if len(flags) else set()
+    flagged = flags[flags.flagged] if len(flags) else flags
+    bad = set(zip(flagged.dataset, flagged.aggregator))
     lines = [
-        "**What to use.** Per dataset, the mechanism · aggregator with the smallest mean loss against "
-        "no privacy over the ε grid (95 % interval), its worst loss, and the smallest ε from which on "
-        "the loss's interval ends within the tolerance (0.02 accuracy; 10 % of the no-privacy MAE). "
-        "Loss is always how much worse than no privacy: positive is worse.\n",
+        "**What to use.** Per dataset, the mechanism · aggregator with the smallest mean loss "
+        "against no privacy over the ε grid (95 % interval), its worst loss, and the smallest ε "
+        "from which on the loss's interval ends within the tolerance (0.02 accuracy; 10 % of the "
+        "no-privacy MAE). Loss is always how much worse than no privacy: positive is worse.\n",
         "| dataset | use | mean loss over ε | worst loss | smallest ε within tolerance |",
         "|---|---|---|---|---|",
     ]
@@ -423,15 +424,16 @@ def advice_markdown(
         warn = " ⚠ degenerate fit" if (r.dataset, r.aggregator) in bad else ""
         lines.append(
             f"| {r.dataset} | {r.mechanism} · {r.aggregator}{warn} | "
-            f"{_span(r.loss, r.loss_lo, r.loss_hi, k)} | {_num(r.worst, k)} (ε = {r.worst_epsilon:g}) "
+            f"{_span(r.loss, r.loss_lo, r.loss_hi, k)} | {_num(r.worst, k)} "
+            f"(ε = {r.worst_epsilon:g}) "
             f"| {_eps_text(r.epsilon_ok)} (tolerance {_num(r.tolerance, k)} {r.metric}) |"
         )
-    for r in flags[flags.flagged].itertuples() if len(flags) else ():
+    for r in flagged.itertuples():
         lines.append(
             f"\n⚠ **Degenerate fit**: {r.aggregator} without privacy labels {r.labels:.1%} of "
             f"{r.dataset}'s tasks one class, while the truth's commonest class holds {r.truth:.1%} "
-            f"(rule: more than {DEGENERATE_SHARE:.0%} in one class when the truth, else the answers, "
-            "has not); its scores mean little."
+            f"(rule: more than {DEGENERATE_SHARE:.0%} in one class when the truth, else the "
+            "answers, has not); its scores mean little."
         )
     return "\n".join(lines) + "\n"
 
@@ -516,7 +518,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
             ax.errorbar(
                 [x],
                 [c.value],
-                yerr=[[c.value - c.lo], [c.hi - c.value]],
+                yerr=[[max(0.0, c.value - c.lo)], [max(0.0, c.hi - c.value)]],  # float32 ends
                 marker=marker,
                 color=colour,
                 ms=4,
@@ -1030,12 +1032,14 @@ def _check_grid(epsilons, trials) -> tuple:
 
 # %% ../nbs/09_report.ipynb #a17e0c07
 def _advice(summary: pd.DataFrame, reps: dict, datasets: list, quick: bool, full: bool) -> str:
-    "The advice block of the first screen: `recommend` and the degenerate fits of the report's grid."
+    "The first screen's advice: `recommend`, and the degenerate fits of the report's grid."
     flags = degenerate_fits(datasets, report_grid("categorical", quick, full)[1])
     return advice_markdown(recommend(summary, reps), flags)
 
 
-AGREEMENT = Path(registry.__file__).resolve().parents[1] / "benchmarks" / "results" / "verdict_agreement.md"
+AGREEMENT = (
+    Path(registry.__file__).resolve().parents[1] / "benchmarks" / "results" / "verdict_agreement.md"
+)
 
 
 def _agreement_section(path: Path = AGREEMENT) -> str:
@@ -1058,7 +1062,7 @@ def write_report(
     n_jobs: int = 1,
     progress: bool = True,
     full: bool = False,
-    own: Optional[Sequence[Dataset]] = None,  # the user's datasets (e.g. one answers file): these only
+    own: Optional[Sequence[Dataset]] = None,  # the user's own datasets: these, no folder
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
