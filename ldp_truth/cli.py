@@ -34,6 +34,7 @@ from .cli_collect import _collect_parser
 from .data import Dataset, dataset_table, find_data_root, truth_from_frame
 from .platforms import FORMATS as PLATFORM_FORMATS, read_answers as read_export
 from .privacy import audit, budget_report
+from .report_estimate import write_estimate_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
                               REPORT_TRIALS, write_report)
 
@@ -467,22 +468,33 @@ def _report(args: argparse.Namespace) -> None:
     "Run `report`."
     own = None if args.answers is None else [_own_dataset(args)]
     try:
-        path = write_report(
-            args.out,
-            args.data,
-            args.datasets,
-            args.epsilons,
-            args.trials,
-            args.quick,
-            args.seed,
-            args.jobs,
-            progress=not args.no_progress,
-            full=args.full,
-            own=own,
-        )
+        if own and not own[0].n_truth:  # no truth: the aggregators' own estimates, said so
+            path = write_estimate_report(
+                args.out, own[0], args.epsilons, args.trials, args.quick, args.seed, args.full
+            )
+            print("no truth given: the report's accuracies are estimated (see its first lines)")
+        else:
+            path = _write_report(args, own)
     except ValueError as e:
         raise UsageError(_as_option(str(e))) from None
     print(f"report written to {path}")
+
+
+def _write_report(args: argparse.Namespace, own: Optional[list]) -> Path:
+    "`write_report` with the command's options."
+    return write_report(
+        args.out,
+        args.data,
+        args.datasets,
+        args.epsilons,
+        args.trials,
+        args.quick,
+        args.seed,
+        args.jobs,
+        progress=not args.no_progress,
+        full=args.full,
+        own=own,
+    )
 
 # %% ../nbs/07_cli.ipynb #1989af26
 def _datasets_parser(sub) -> None:
