@@ -40,7 +40,9 @@ CONSTANT = "constant answer"
 NO_PRIVACY = "no privacy"
 
 
-def constant_labels(ds: Dataset) -> np.ndarray:
+def constant_labels(
+    ds: Dataset,  # the dataset whose tasks get one answer
+) -> np.ndarray:
     "One answer for every task: the commonest true class, or the median of all answers."
     if ds.answers.kind == "continuous":
         return np.full(ds.answers.n_tasks, float(np.median(ds.answers.value)))
@@ -51,7 +53,11 @@ def constant_labels(ds: Dataset) -> np.ndarray:
 LEVEL = 0.95
 
 
-def task_weights(n_tasks: int, n_boot: int, rng) -> np.ndarray:
+def task_weights(
+    n_tasks: int,  # labelled tasks resampled
+    n_boot: int,  # bootstrap replicates
+    rng,  # seed or generator
+) -> np.ndarray:
     "n_boot × n_tasks bootstrap weights: a resample of labelled tasks per row (counts/n_tasks)."
     g = np.random.default_rng(rng)
     return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(
@@ -88,7 +94,10 @@ def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
     return float(lo), float(hi)
 
 # %% ../nbs/09_report.ipynb #d63b7ddc
-def better(values, metric: str):
+def better(
+    values,  # scores (a number, array or Series)
+    metric: str,  # the metric they are in (`HIGHER_IS_BETTER`)
+):
     "Scores signed so that larger is better: the value (accuracy), its negative (MAE, errors)."
     return values if HIGHER_IS_BETTER[metric] else -values
 
@@ -103,7 +112,12 @@ def _check_scored(table: pd.DataFrame) -> None:
         raise ValueError("table is empty: nothing to summarise")
 
 # %% ../nbs/09_report.ipynb #3cccfe2e
-def replicates(table: pd.DataFrame, datasets: dict, n_boot: int = 1000, seed: int = 0) -> dict:
+def replicates(
+    table: pd.DataFrame,  # a sweep with per-task scores (`sweep(..., task_scores=True)`)
+    datasets: dict,  # name → Dataset of the sweep's datasets
+    n_boot: int = 1000,  # bootstrap replicates per mean
+    seed: int = 0,  # seed of the resampling
+) -> dict:
     "Bootstrap replicates of a sweep's means (private, no privacy, constant) per pipeline and ε."
     _check_scored(table)
     reps = {}
@@ -147,7 +161,10 @@ def _point(table: pd.DataFrame, datasets: dict) -> dict:
 
 # %% ../nbs/09_report.ipynb #90f495e6
 def summarise(
-    table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, level: float = LEVEL
+    table: pd.DataFrame,  # a sweep with per-task scores
+    datasets: dict,  # name → Dataset of the sweep's datasets
+    reps: Optional[dict] = None,  # `replicates(table, datasets)`, computed when None
+    level: float = LEVEL,  # level of the intervals
 ) -> pd.DataFrame:
     "Each mean of a sweep, its interval, its gain over the constant answer (positive: better)."
     reps = replicates(table, datasets) if reps is None else reps
@@ -184,8 +201,8 @@ def summarise(
 
 # %% ../nbs/09_report.ipynb #68030622
 def headline(
-    summary: pd.DataFrame,
-    reps: dict,
+    summary: pd.DataFrame,  # `summarise`'s table
+    reps: dict,  # its bootstrap replicates
     epsilons: Optional[Sequence[float]] = None,  # ε to show; None: every ε the sweep ran
     level: float = LEVEL,  # level of the intervals
 ) -> pd.DataFrame:
@@ -352,7 +369,9 @@ def _digits(metric: str) -> int:
     return 2 if metric == "MAE" else 3
 
 # %% ../nbs/09_report.ipynb #13f600bd
-def headline_sentences(head: pd.DataFrame) -> str:
+def headline_sentences(
+    head: pd.DataFrame,  # `headline`'s table
+) -> str:
     "The answer in words: per ε, datasets where the best pipeline beats the constant, median loss."
     lines = []
     for e, at in head.groupby("epsilon"):
@@ -369,7 +388,9 @@ def headline_sentences(head: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 # %% ../nbs/09_report.ipynb #c9158211
-def headline_markdown(head: pd.DataFrame) -> str:
+def headline_markdown(
+    head: pd.DataFrame,  # `headline`'s table
+) -> str:
     "The first screen: per metric a dataset × ε table of best pipeline, score, loss and gain."
     parts = []
     for metric, sub in head.groupby("metric", sort=False):
@@ -482,7 +503,11 @@ def _label_right(ax, values: dict, gap: float, log: bool = False) -> None:
         )
 
 # %% ../nbs/09_report.ipynb #5187ef21
-def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
+def plot_dataset(
+    summary: pd.DataFrame,  # `summarise`'s table
+    dataset: str,  # the dataset to draw
+    path=None,  # file to save the figure to (None: only return it)
+):
     "One dataset: a panel per mechanism, score vs ε with 95 % bands, no privacy, the constant."
     import matplotlib.pyplot as plt
 
@@ -561,7 +586,9 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
     return fig
 
 # %% ../nbs/09_report.ipynb #248ec816
-def kept_share(head: pd.DataFrame) -> pd.Series:
+def kept_share(
+    head: pd.DataFrame,  # `headline`'s table
+) -> pd.Series:
     "Share of the best no-privacy gain over the constant kept by the best private pipeline."
     sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
     room = (head.clean - head.constant) * sign
@@ -569,7 +596,10 @@ def kept_share(head: pd.DataFrame) -> pd.Series:
     return pd.Series(np.where(room > 0, share, np.nan), index=head.index)
 
 # %% ../nbs/09_report.ipynb #cb91d733
-def plot_overview(head: pd.DataFrame, path=None):
+def plot_overview(
+    head: pd.DataFrame,  # `headline`'s table
+    path=None,  # file to save the figure to (None: only return it)
+):
     "Datasets × ε: gain kept (colour), loss vs no privacy (number), hatched if not above constant."
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
@@ -623,7 +653,10 @@ def plot_overview(head: pd.DataFrame, path=None):
     return fig
 
 # %% ../nbs/09_report.ipynb #5d2163cd
-def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
+def dataset_table(
+    summary: pd.DataFrame,  # `summarise`'s table
+    dataset: str,  # the dataset to tabulate
+) -> str:
     "Markdown: mechanism · aggregator × ε, score [95 % interval] (†: not above the constant), est."
     sub = summary[summary.dataset == dataset]
     k = _digits(sub.metric.iloc[0])
@@ -721,7 +754,11 @@ def _left_out_note(complete: bool) -> str:
     return "Left to `--full`: " + "; ".join(f"{k} ({why})" for k, why in FULL_ONLY.items()) + ".\n"
 
 
-def report_grid(kind: str, quick: bool = False, full: bool = False) -> tuple:
+def report_grid(
+    kind: str,  # 'categorical' or 'continuous'
+    quick: bool = False,  # the quick grid's few aggregators
+    full: bool = False,  # every aggregator, `FULL_ONLY` too
+) -> tuple:
     "(mechanisms, aggregators) of the report for answers of `kind`: name → factory (registry)."
     aggs = registry.aggregators(kind)
     if quick:
@@ -732,14 +769,14 @@ def report_grid(kind: str, quick: bool = False, full: bool = False) -> tuple:
 
 # %% ../nbs/09_report.ipynb #0ea3f2a5
 def run_sweep(
-    datasets: Sequence[Dataset],
-    epsilons,
-    trials: int,
-    quick: bool = False,
-    seed: int = 0,
-    n_jobs: int = 1,
-    progress: bool = True,
-    full: bool = False,
+    datasets: Sequence[Dataset],  # the datasets (those without truth are left out)
+    epsilons,  # ε per answer of the grid
+    trials: int,  # perturbations per mechanism and ε
+    quick: bool = False,  # the quick grid
+    seed: int = 0,  # seed of the whole sweep
+    n_jobs: int = 1,  # local processes
+    progress: bool = True,  # show a progress bar
+    full: bool = False,  # every aggregator
 ) -> pd.DataFrame:
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
@@ -777,7 +814,10 @@ def _cell(v, digits: int) -> str:
     return str(v)
 
 # %% ../nbs/09_report.ipynb #b825f5e6
-def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
+def markdown_table(
+    df: pd.DataFrame,  # the table (its named index becomes columns)
+    digits: int = 3,  # decimal places of non-count numbers
+) -> str:
     "A DataFrame as a GitHub Markdown table: counts whole, other numbers to `digits` places."
     df = df.reset_index() if df.index.name or any(df.index.names) else df
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
@@ -918,7 +958,10 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
     )
 
 # %% ../nbs/09_report.ipynb #73161810
-def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
+def budget_summary(
+    datasets: Sequence[Dataset],  # the datasets
+    epsilon: float = BUDGET_EPSILON,  # ε per answer
+) -> pd.DataFrame:
     "Per dataset, mechanism at `epsilon`: workers, answers per worker, ε of a whole vector."
     rows = []
     for ds in datasets:
@@ -1007,7 +1050,10 @@ def _report_folder(out) -> Path:
     return out
 
 # %% ../nbs/09_report.ipynb #4286dfb6
-def replace_folder(tmp: Path, out: Path) -> None:
+def replace_folder(
+    tmp: Path,  # the finished folder
+    out: Path,  # the folder it replaces
+) -> None:
     "Move the finished folder `tmp` onto `out`, replacing it; `out` gets usual permissions."
     umask = os.umask(0)
     os.umask(umask)
@@ -1052,16 +1098,16 @@ def _agreement_section(path: Path = AGREEMENT) -> str:
 
 # %% ../nbs/09_report.ipynb #31c8c148
 def write_report(
-    out,
-    root=None,
-    names: Optional[Sequence[str]] = None,
-    epsilons: Optional[Sequence[float]] = None,
-    trials: Optional[int] = None,
-    quick: bool = False,
-    seed: int = 0,
-    n_jobs: int = 1,
-    progress: bool = True,
-    full: bool = False,
+    out,  # the report folder (replaced whole)
+    root=None,  # `--data`: a folder of datasets or one dataset's folder (default: found)
+    names: Optional[Sequence[str]] = None,  # only these datasets
+    epsilons: Optional[Sequence[float]] = None,  # ε grid (default: `REPORT_EPSILONS`)
+    trials: Optional[int] = None,  # perturbations per ε (default `REPORT_TRIALS`)
+    quick: bool = False,  # the quick grid: fewer ε, trials and aggregators
+    seed: int = 0,  # seed of the whole run
+    n_jobs: int = 1,  # local processes for the sweep
+    progress: bool = True,  # show progress bars
+    full: bool = False,  # every aggregator and `FULL_TRIALS` trials
     own: Optional[Sequence[Dataset]] = None,  # the user's own datasets: these, no folder
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."

@@ -65,7 +65,9 @@ def estimate_sweep(
     return pd.DataFrame(rows, columns=ESTIMATE_COLUMNS)
 
 # %% ../nbs/09a_report_estimate.ipynb #e5700009
-def estimate_table(est: pd.DataFrame) -> pd.DataFrame:
+def estimate_table(
+    est: pd.DataFrame,  # `estimate_sweep`'s table
+) -> pd.DataFrame:
     "Mean estimate, lo, hi per mechanism · aggregator and ε (rows without an estimate left out)."
     kept = est.dropna(subset=["estimate"])
     return kept.groupby(["mechanism", "aggregator", "epsilon"], sort=False)[
@@ -73,7 +75,12 @@ def estimate_table(est: pd.DataFrame) -> pd.DataFrame:
     ].mean().reset_index()
 
 
-def estimate_markdown(table: pd.DataFrame, name: str, trials: int, missing: Sequence[str]) -> str:
+def estimate_markdown(
+    table: pd.DataFrame,  # `estimate_table`'s table
+    name: str,  # the dataset's name
+    trials: int,  # perturbations per ε
+    missing: Sequence[str],  # aggregators without an estimate
+) -> str:
     "The estimated report's text: the warning, the advice, a table of every pipeline × ε."
     private = table[table.mechanism != NO_PRIVACY]
     eps = sorted(private.epsilon.unique())
