@@ -322,13 +322,14 @@ def top_share(labels: np.ndarray) -> float:
 
 def degenerate(labels: np.ndarray, ds: Dataset, share: float = DEGENERATE_SHARE) -> dict:
     """Whether a fit's `labels` on `ds` (categorical) put more than `share` of tasks in one class
-    when the truth (else the answers) does not.
+    and leave outside it fewer than half the share the truth (else the answers) leaves outside.
 
     Returns the labels' top share, the truth's and the answers' top shares, and `flagged`."""
     truth, answers = top_share(ds.truth), top_share(ds.answers.value)
     reference = answers if math.isnan(truth) else truth
     mine = top_share(labels)
-    return dict(labels=mine, truth=truth, answers=answers, flagged=mine > share >= reference)
+    flagged = mine > share and 1 - mine < (1 - reference) / 2
+    return dict(labels=mine, truth=truth, answers=answers, flagged=flagged)
 
 
 def degenerate_fits(
@@ -420,11 +421,6 @@ def headline_markdown(
     return "\n\n".join(parts) + "\n"
 
 # %% ../nbs/09_report.ipynb #a17e0c05
-def _eps_text(e: float) -> str:
-    "An ε of the grid, or the words for none."
-    return "none in the grid" if math.isnan(e) else f"ε = {e:g}"
-
-
 def advice_markdown(
     advice: pd.DataFrame,  # `recommend`'s table
     flags: pd.DataFrame,  # `degenerate_fits`' table (may be empty)
@@ -443,18 +439,19 @@ def advice_markdown(
     for r in advice.itertuples():
         k = _digits(r.metric)
         warn = " ⚠ degenerate fit" if (r.dataset, r.aggregator) in bad else ""
+        ok = "none in the grid" if math.isnan(r.epsilon_ok) else f"ε = {r.epsilon_ok:g}"
         lines.append(
             f"| {r.dataset} | {r.mechanism} · {r.aggregator}{warn} | "
             f"{_span(r.loss, r.loss_lo, r.loss_hi, k)} | {_num(r.worst, k)} "
             f"(ε = {r.worst_epsilon:g}) "
-            f"| {_eps_text(r.epsilon_ok)} (tolerance {_num(r.tolerance, k)} {r.metric}) |"
+            f"| {ok} (tolerance {_num(r.tolerance, k)} {r.metric}) |"
         )
     for r in flagged.itertuples():
         lines.append(
             f"\n⚠ **Degenerate fit**: {r.aggregator} without privacy labels {r.labels:.1%} of "
             f"{r.dataset}'s tasks one class, while the truth's commonest class holds {r.truth:.1%} "
-            f"(rule: more than {DEGENERATE_SHARE:.0%} in one class when the truth, else the "
-            "answers, has not); its scores mean little."
+            f"(rule: more than {DEGENERATE_SHARE:.0%} in one class, and under half the truth's "
+            "share outside it; without truth the answers'); its scores mean little."
         )
     return "\n".join(lines) + "\n"
 
