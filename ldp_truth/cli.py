@@ -357,9 +357,11 @@ def _report_parser(sub) -> None:
         "report",
         "every mechanism × aggregator on every dataset found: report/report.md with figures",
         "The main job (`make run`): every mechanism × aggregator on every dataset found, without "
-        "privacy and at a grid of ε per answer. report.md opens with the answer: per dataset and "
-        "ε, the best pipeline, its score with a 95 % interval, its loss against no privacy and its "
-        "gain over a constant answer.",
+        "privacy and at a grid of ε per answer (or on your own answers file). report.md opens with "
+        "the answer: per dataset the pipeline to use and the smallest ε within a stated loss of no "
+        "privacy; per dataset and ε the best pipeline, its score with a 95 % interval, its loss "
+        "against no privacy and its gain over a constant answer. Without --truth, an answers "
+        "file's report gives the aggregators' own accuracy estimates, labelled estimated.",
         "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out "
         "/tmp/r\n  ldp-truth report my_answers.csv --truth my_truth.csv --out my_report",
     )
@@ -388,7 +390,12 @@ def _report_parser(sub) -> None:
     r.add_argument(
         "--out", default="report", help="output folder, replaced as a whole (default: report)"
     )
-    r.add_argument("--data", default=None, help=_DATA_HELP)
+    r.add_argument(
+        "--data",
+        default=None,
+        help="a folder of datasets (sub-folders with answers.csv, truth.csv, meta.json) or one "
+        "dataset's folder (it has answers.csv); default: $LDP_TRUTH_DATA or shared/datasets",
+    )
     r.add_argument(
         "--datasets",
         nargs="+",
