@@ -32,8 +32,10 @@ from .spec import mechanism_from_spec
 from .cli_plan import _next_parser, _plan_parser
 from .cli_collect import _collect_parser
 from .registry import cli_mechanisms
-from .data import dataset_table, find_data_root
+from .data import Dataset, dataset_table, find_data_root, truth_from_frame
+from .platforms import FORMATS as PLATFORM_FORMATS, read_answers as read_export
 from .privacy import audit, budget_report
+from .report_estimate import write_estimate_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
                               REPORT_TRIALS, write_report)
 
@@ -369,16 +371,45 @@ def _report_parser(sub) -> None:
         "report",
         "every mechanism × aggregator on every dataset found: report/report.md with figures",
         "The main job (`make run`): every mechanism × aggregator on every dataset found, without "
-        "privacy and at a grid of ε per answer. report.md opens with the answer: per dataset and "
-        "ε, the best pipeline, its score with a 95 % interval, its loss against no privacy and its "
-        "gain over a constant answer.",
+        "privacy and at a grid of ε per answer (or on your own answers file). report.md opens with "
+        "the answer: per dataset the pipeline to use and the smallest ε within a stated loss of no "
+        "privacy; per dataset and ε the best pipeline, its score with a 95 % interval, its loss "
+        "against no privacy and its gain over a constant answer. Without --truth, an answers "
+        "file's report gives the aggregators' own accuracy estimates, labelled estimated.",
         "ldp-truth report --out report\n  ldp-truth report --quick --datasets duck emotion --out "
-        "/tmp/r",
+        "/tmp/r\n  ldp-truth report my_answers.csv --truth my_truth.csv --out my_report",
+    )
+    r.add_argument(
+        "answers",
+        nargs="?",
+        default=None,
+        help="your own answers file (worker,task,label CSV, or a platform export with --format): "
+        "the report on it alone",
+    )
+    r.add_argument(
+        "--truth", default=None, help="CSV task,truth: the known labels of the answers file's tasks"
+    )
+    r.add_argument(
+        "--format",
+        choices=("csv", *PLATFORM_FORMATS),
+        default="csv",
+        help="the answers file's format (default csv; a platform export's gold labels are truth)",
+    )
+    r.add_argument(
+        "--kind",
+        choices=("categorical", "continuous"),
+        default="categorical",
+        help="the answers file's labels: classes (default) or numbers",
     )
     r.add_argument(
         "--out", default="report", help="output folder, replaced as a whole (default: report)"
     )
-    r.add_argument("--data", default=None, help=_DATA_HELP)
+    r.add_argument(
+        "--data",
+        default=None,
+        help="a folder of datasets (sub-folders with answers.csv, truth.csv, meta.json) or one "
+        "dataset's folder (it has answers.csv); default: $LDP_TRUTH_DATA or shared/datasets",
+    )
     r.add_argument(
         "--datasets",
         nargs="+",
@@ -432,24 +463,59 @@ def _as_option(message: str) -> str:
     return f"--{message}" if first in ("out", "datasets", "epsilons", "trials") else message
 
 
+def _own_dataset(args: argparse.Namespace) -> Dataset:
+    "The answers file of `report ANSWERS` with its truth (--truth, or a platform export's own)."
+    if args.data is not None or args.datasets is not None:
+        raise UsageError("report: give an answers file or --data/--datasets, not both")
+    path = Path(args.answers)
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder: a folder of datasets goes with --data {path}")
+    if args.format == "csv":
+        A, gold = _answers(_table(_read_table(path), path), path, args.kind), None
+    else:
+        export = read_export(path, args.format)
+        A, gold = export.answers, export.gold.rename("truth").rename_axis("task").reset_index()
+        print(f"ldp-truth: note: {export.note()}", file=sys.stderr)
+    if args.truth is not None:
+        text = args.kind == "categorical"  # class names match as text, as the answers' do
+        gold = pd.read_csv(args.truth, dtype=str if text else {"task": str})
+    truth = (
+        truth_from_frame(A, gold) if gold is not None and len(gold) else np.full(A.n_tasks, np.nan)
+    )
+    return Dataset(A, truth, {"source": str(path)}, path.stem)
+
+
 def _report(args: argparse.Namespace) -> None:
     "Run `report`."
+    own = None if args.answers is None else [_own_dataset(args)]
     try:
-        path = write_report(
-            args.out,
-            args.data,
-            args.datasets,
-            args.epsilons,
-            args.trials,
-            args.quick,
-            args.seed,
-            args.jobs,
-            progress=not args.no_progress,
-            full=args.full,
-        )
+        if own and not own[0].n_truth:  # no truth: the aggregators' own estimates, said so
+            path = write_estimate_report(
+                args.out, own[0], args.epsilons, args.trials, args.quick, args.seed, args.full
+            )
+            print("no truth given: the report's accuracies are estimated (see its first lines)")
+        else:
+            path = _write_report(args, own)
     except ValueError as e:
         raise UsageError(_as_option(str(e))) from None
     print(f"report written to {path}")
+
+
+def _write_report(args: argparse.Namespace, own: Optional[list]) -> Path:
+    "`write_report` with the command's options."
+    return write_report(
+        args.out,
+        args.data,
+        args.datasets,
+        args.epsilons,
+        args.trials,
+        args.quick,
+        args.seed,
+        args.jobs,
+        progress=not args.no_progress,
+        full=args.full,
+        own=own,
+    )
 
 # %% ../nbs/07_cli.ipynb #1989af26
 def _datasets_parser(sub) -> None:

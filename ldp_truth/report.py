@@ -18,26 +18,31 @@ import pandas as pd
 
 from . import __version__, registry
 from .data import Dataset, dataset_summary, find_data_root, list_datasets
-from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, aggregator_style,
+from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, _make_aggregator,
+                                   aggregator_style,
                                    evaluate, load_all, sweep, synthetic_datasets,
                                    task_scores, wide_table)
 from .inference import CHANNEL_DEFAULTS
+from .mechanisms import NoPrivacy
 from .privacy import budget_report
 
 # %% auto #0
-__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'HEADLINE_EPSILONS', 'CONSTANT_STYLE', 'REPORT_EPSILONS', 'QUICK_EPSILONS',
-           'REPORT_TRIALS', 'QUICK_TRIALS', 'FULL_TRIALS', 'FULL_ONLY', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON',
-           'SYNTHETIC', 'EPSILON_MEANING', 'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better',
-           'replicates', 'summarise', 'headline', 'headline_sentences', 'headline_markdown', 'spread', 'plot_dataset',
-           'kept_share', 'plot_overview', 'dataset_table', 'report_datasets', 'report_grid', 'run_sweep',
-           'markdown_table', 'budget_summary', 'replace_folder', 'write_report']
+__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'TOLERANCE', 'DEGENERATE_SHARE', 'CONSTANT_STYLE', 'REPORT_EPSILONS',
+           'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'FULL_TRIALS', 'FULL_ONLY', 'QUICK_AGGREGATORS',
+           'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING', 'AGREEMENT', 'constant_labels', 'task_weights',
+           'bootstrap_means', 'interval', 'better', 'replicates', 'summarise', 'headline', 'tolerance', 'recommend',
+           'top_share', 'degenerate', 'degenerate_fits', 'headline_sentences', 'headline_markdown', 'advice_markdown',
+           'spread', 'plot_dataset', 'kept_share', 'plot_overview', 'dataset_table', 'report_datasets', 'report_grid',
+           'run_sweep', 'markdown_table', 'budget_summary', 'replace_folder', 'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
 CONSTANT = "constant answer"
 NO_PRIVACY = "no privacy"
 
 
-def constant_labels(ds: Dataset) -> np.ndarray:
+def constant_labels(
+    ds: Dataset,  # the dataset whose tasks get one answer
+) -> np.ndarray:
     "One answer for every task: the commonest true class, or the median of all answers."
     if ds.answers.kind == "continuous":
         return np.full(ds.answers.n_tasks, float(np.median(ds.answers.value)))
@@ -48,7 +53,11 @@ def constant_labels(ds: Dataset) -> np.ndarray:
 LEVEL = 0.95
 
 
-def task_weights(n_tasks: int, n_boot: int, rng) -> np.ndarray:
+def task_weights(
+    n_tasks: int,  # labelled tasks resampled
+    n_boot: int,  # bootstrap replicates
+    rng,  # seed or generator
+) -> np.ndarray:
     "n_boot × n_tasks bootstrap weights: a resample of labelled tasks per row (counts/n_tasks)."
     g = np.random.default_rng(rng)
     return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(
@@ -85,7 +94,10 @@ def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
     return float(lo), float(hi)
 
 # %% ../nbs/09_report.ipynb #d63b7ddc
-def better(values, metric: str):
+def better(
+    values,  # scores (a number, array or Series)
+    metric: str,  # the metric they are in (`HIGHER_IS_BETTER`)
+):
     "Scores signed so that larger is better: the value (accuracy), its negative (MAE, errors)."
     return values if HIGHER_IS_BETTER[metric] else -values
 
@@ -100,7 +112,12 @@ def _check_scored(table: pd.DataFrame) -> None:
         raise ValueError("table is empty: nothing to summarise")
 
 # %% ../nbs/09_report.ipynb #3cccfe2e
-def replicates(table: pd.DataFrame, datasets: dict, n_boot: int = 1000, seed: int = 0) -> dict:
+def replicates(
+    table: pd.DataFrame,  # a sweep with per-task scores (`sweep(..., task_scores=True)`)
+    datasets: dict,  # name → Dataset of the sweep's datasets
+    n_boot: int = 1000,  # bootstrap replicates per mean
+    seed: int = 0,  # seed of the resampling
+) -> dict:
     "Bootstrap replicates of a sweep's means (private, no privacy, constant) per pipeline and ε."
     _check_scored(table)
     reps = {}
@@ -144,7 +161,10 @@ def _point(table: pd.DataFrame, datasets: dict) -> dict:
 
 # %% ../nbs/09_report.ipynb #90f495e6
 def summarise(
-    table: pd.DataFrame, datasets: dict, reps: Optional[dict] = None, level: float = LEVEL
+    table: pd.DataFrame,  # a sweep with per-task scores
+    datasets: dict,  # name → Dataset of the sweep's datasets
+    reps: Optional[dict] = None,  # `replicates(table, datasets)`, computed when None
+    level: float = LEVEL,  # level of the intervals
 ) -> pd.DataFrame:
     "Each mean of a sweep, its interval, its gain over the constant answer (positive: better)."
     reps = replicates(table, datasets) if reps is None else reps
@@ -180,16 +200,19 @@ def summarise(
     return pd.DataFrame(rows)
 
 # %% ../nbs/09_report.ipynb #68030622
-HEADLINE_EPSILONS = (0.5, 1.0, 2.0)
-
-
 def headline(
-    summary: pd.DataFrame,
-    reps: dict,
-    epsilons: Sequence[float] = HEADLINE_EPSILONS,
-    level: float = LEVEL,
+    summary: pd.DataFrame,  # `summarise`'s table
+    reps: dict,  # its bootstrap replicates
+    epsilons: Optional[Sequence[float]] = None,  # ε to show; None: every ε the sweep ran
+    level: float = LEVEL,  # level of the intervals
 ) -> pd.DataFrame:
-    "Per dataset and ε: best pipeline, its score, loss vs no privacy, gain over the constant."
+    """Per dataset and ε: best pipeline, its score, loss vs no privacy, gain over the constant.
+
+    `summary` is `summarise`'s table and `reps` its replicates. Returns one row per dataset and ε;
+    `loss` is positive when privacy costs (the best no-privacy score minus the pipeline's, signed
+    so that a worse score is a positive loss for accuracy and MAE alike)."""
+    if epsilons is None:
+        epsilons = sorted(summary.epsilon[summary.mechanism != NO_PRIVACY].unique())
     rows = []
     for d, sub in summary.groupby("dataset", sort=False):
         metric = sub.metric.iloc[0]
@@ -230,6 +253,103 @@ def headline(
             )
     return pd.DataFrame(rows)
 
+# %% ../nbs/09_report.ipynb #a17e0c01
+TOLERANCE = {"accuracy": 0.02, "MAE": 0.10}  # accuracy: absolute; MAE: share of the no-privacy MAE
+
+
+def tolerance(metric: str, clean: float) -> float:
+    "The loss a user accepts on `metric` when the best score without privacy is `clean`."
+    return TOLERANCE[metric] * (abs(clean) if metric == "MAE" else 1.0)
+
+
+def _within(losses: dict, tol: float, level: float) -> float:
+    "Smallest ε from which on every ε's loss interval ends at most `tol` (NaN: none in the grid)."
+    eps = sorted(losses)
+    fine = [interval(losses[e], level)[1] <= tol for e in eps]
+    return next((e for i, e in enumerate(eps) if all(fine[i:])), math.nan)
+
+
+def recommend(
+    summary: pd.DataFrame,  # `summarise`'s table
+    reps: dict,  # its bootstrap replicates (`replicates`)
+    level: float = LEVEL,  # level of the intervals
+) -> pd.DataFrame:
+    """Per dataset: the pipeline with the smallest mean loss over the sweep's ε, and the smallest ε
+    within `tolerance` of no privacy.
+
+    Returns one row per dataset: mechanism, aggregator, `loss` (mean over ε, positive = worse than
+    no privacy) with `loss_lo`/`loss_hi`, `worst` loss and the ε where it happens, `tolerance`, and
+    `epsilon_ok` (NaN when no ε of the grid is within it)."""
+    rows = []
+    for d, sub in summary.groupby("dataset", sort=False):
+        metric = sub.metric.iloc[0]
+        clean = sub[(sub.mechanism == NO_PRIVACY) & (sub.aggregator != CONSTANT)]
+        top = clean.loc[better(clean.value, metric).idxmax()]
+        private = sub[sub.mechanism != NO_PRIVACY]
+        eps = sorted(private.epsilon.unique())
+        mean = {
+            k: float(better(top.value - s.value, metric).mean())
+            for k, s in private.groupby(["mechanism", "aggregator"], sort=False)
+            if s.epsilon.nunique() == len(eps)  # run at every ε: comparable means
+        }
+        m, a = min(mean, key=lambda k: (mean[k], k))
+        ref = reps[d, NO_PRIVACY, top.aggregator, math.inf]
+        losses = {e: better(ref - reps[d, m, a, e], metric) for e in eps}
+        lo, hi = interval(np.mean([losses[e] for e in eps], axis=0), level)
+        point = private[(private.mechanism == m) & (private.aggregator == a)].set_index("epsilon")
+        worst = better(top.value - point.value, metric)
+        tol = tolerance(metric, top.value)
+        rows.append(
+            dict(
+                dataset=d, metric=metric, mechanism=m, aggregator=a, loss=mean[m, a], loss_lo=lo,
+                loss_hi=hi, worst=float(worst.max()), worst_epsilon=float(worst.idxmax()),
+                tolerance=tol, epsilon_ok=_within(losses, tol, level),
+                clean_aggregator=top.aggregator,
+            )
+        )
+    return pd.DataFrame(rows)
+
+# %% ../nbs/09_report.ipynb #a17e0c03
+DEGENERATE_SHARE = 0.9
+
+
+def top_share(labels: np.ndarray) -> float:
+    "Share of the commonest value among the non-missing `labels` (class indices); NaN when none."
+    x = np.asarray(labels, dtype=np.float64)
+    x = x[~np.isnan(x)].astype(np.int64)
+    return float(np.bincount(x).max() / len(x)) if len(x) else math.nan
+
+
+def degenerate(labels: np.ndarray, ds: Dataset, share: float = DEGENERATE_SHARE) -> dict:
+    """Whether a fit's `labels` on `ds` (categorical) put more than `share` of tasks in one class
+    and leave outside it fewer than half the share the truth (else the answers) leaves outside.
+
+    Returns the labels' top share, the truth's and the answers' top shares, and `flagged`."""
+    truth, answers = top_share(ds.truth), top_share(ds.answers.value)
+    reference = answers if math.isnan(truth) else truth
+    mine = top_share(labels)
+    flagged = mine > share and 1 - mine < (1 - reference) / 2
+    return dict(labels=mine, truth=truth, answers=answers, flagged=flagged)
+
+
+def degenerate_fits(
+    datasets: Sequence[Dataset],  # datasets; only categorical ones are checked
+    aggregators: dict,  # name → factory, as `report_grid("categorical")[1]`
+    share: float = DEGENERATE_SHARE,  # label share of one class above which a fit is degenerate
+) -> pd.DataFrame:
+    "Each categorical dataset × aggregator fitted without privacy: label shares and the flag."
+    rows = []
+    for ds in datasets:
+        if ds.answers.kind != "categorical":
+            continue
+        plain = NoPrivacy(ds.answers.n_classes)
+        for name, make in aggregators.items():
+            if registry.applies(name, ds.answers.n_classes):
+                labels = _make_aggregator(make, plain, ds).fit(ds.answers).labels_
+                rows.append(dict(dataset=ds.name, aggregator=name, **degenerate(labels, ds, share)))
+    columns = ["dataset", "aggregator", "labels", "truth", "answers", "flagged"]
+    return pd.DataFrame(rows, columns=columns)
+
 # %% ../nbs/09_report.ipynb #0ccb84e7
 def _num(v: float, digits: Optional[int]) -> str:
     "A number rounded to `digits` places (None: as short as exact), a true minus sign, no −0."
@@ -250,7 +370,9 @@ def _digits(metric: str) -> int:
     return 2 if metric == "MAE" else 3
 
 # %% ../nbs/09_report.ipynb #13f600bd
-def headline_sentences(head: pd.DataFrame) -> str:
+def headline_sentences(
+    head: pd.DataFrame,  # `headline`'s table
+) -> str:
     "The answer in words: per ε, datasets where the best pipeline beats the constant, median loss."
     lines = []
     for e, at in head.groupby("epsilon"):
@@ -267,7 +389,9 @@ def headline_sentences(head: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 # %% ../nbs/09_report.ipynb #c9158211
-def headline_markdown(head: pd.DataFrame) -> str:
+def headline_markdown(
+    head: pd.DataFrame,  # `headline`'s table
+) -> str:
     "The first screen: per metric a dataset × ε table of best pipeline, score, loss and gain."
     parts = []
     for metric, sub in head.groupby("metric", sort=False):
@@ -295,6 +419,41 @@ def headline_markdown(head: pd.DataFrame) -> str:
                 )
         parts.append("\n".join(lines))
     return "\n\n".join(parts) + "\n"
+
+# %% ../nbs/09_report.ipynb #a17e0c05
+def advice_markdown(
+    advice: pd.DataFrame,  # `recommend`'s table
+    flags: pd.DataFrame,  # `degenerate_fits`' table (may be empty)
+) -> str:
+    "The advice in Markdown: the rule, a row per dataset, the degenerate fits flagged."
+    flagged = flags[flags.flagged] if len(flags) else flags
+    bad = set(zip(flagged.dataset, flagged.aggregator))
+    lines = [
+        "**What to use.** Per dataset, the mechanism · aggregator with the smallest mean loss "
+        "against no privacy over the ε grid (95 % interval), its worst loss, and the smallest ε "
+        "from which on the loss's interval ends within the tolerance (0.02 accuracy; 10 % of the "
+        "no-privacy MAE). Loss is always how much worse than no privacy: positive is worse.\n",
+        "| dataset | use | mean loss over ε | worst loss | smallest ε within tolerance |",
+        "|---|---|---|---|---|",
+    ]
+    for r in advice.itertuples():
+        k = _digits(r.metric)
+        warn = " ⚠ degenerate fit" if (r.dataset, r.aggregator) in bad else ""
+        ok = "none in the grid" if math.isnan(r.epsilon_ok) else f"ε = {r.epsilon_ok:g}"
+        lines.append(
+            f"| {r.dataset} | {r.mechanism} · {r.aggregator}{warn} | "
+            f"{_span(r.loss, r.loss_lo, r.loss_hi, k)} | {_num(r.worst, k)} "
+            f"(ε = {r.worst_epsilon:g}) "
+            f"| {ok} (tolerance {_num(r.tolerance, k)} {r.metric}) |"
+        )
+    for r in flagged.itertuples():
+        lines.append(
+            f"\n⚠ **Degenerate fit**: {r.aggregator} without privacy labels {r.labels:.1%} of "
+            f"{r.dataset}'s tasks one class, while the truth's commonest class holds {r.truth:.1%} "
+            f"(rule: more than {DEGENERATE_SHARE:.0%} in one class, and under half the truth's "
+            "share outside it; without truth the answers'); its scores mean little."
+        )
+    return "\n".join(lines) + "\n"
 
 # %% ../nbs/09_report.ipynb #80d3b17e
 CONSTANT_STYLE = dict(color="0.45", ls="--", lw=1.2)
@@ -341,7 +500,11 @@ def _label_right(ax, values: dict, gap: float, log: bool = False) -> None:
         )
 
 # %% ../nbs/09_report.ipynb #5187ef21
-def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
+def plot_dataset(
+    summary: pd.DataFrame,  # `summarise`'s table
+    dataset: str,  # the dataset to draw
+    path=None,  # file to save the figure to (None: only return it)
+):
     "One dataset: a panel per mechanism, score vs ε with 95 % bands, no privacy, the constant."
     import matplotlib.pyplot as plt
 
@@ -377,7 +540,7 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
             ax.errorbar(
                 [x],
                 [c.value],
-                yerr=[[c.value - c.lo], [c.hi - c.value]],
+                yerr=[[max(0.0, c.value - c.lo)], [max(0.0, c.hi - c.value)]],  # float32 ends
                 marker=marker,
                 color=colour,
                 ms=4,
@@ -420,7 +583,9 @@ def plot_dataset(summary: pd.DataFrame, dataset: str, path=None):
     return fig
 
 # %% ../nbs/09_report.ipynb #248ec816
-def kept_share(head: pd.DataFrame) -> pd.Series:
+def kept_share(
+    head: pd.DataFrame,  # `headline`'s table
+) -> pd.Series:
     "Share of the best no-privacy gain over the constant kept by the best private pipeline."
     sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
     room = (head.clean - head.constant) * sign
@@ -428,8 +593,11 @@ def kept_share(head: pd.DataFrame) -> pd.Series:
     return pd.Series(np.where(room > 0, share, np.nan), index=head.index)
 
 # %% ../nbs/09_report.ipynb #cb91d733
-def plot_overview(head: pd.DataFrame, path=None):
-    "Datasets × ε: gain kept (colour), score change (number), hatched if not above the constant."
+def plot_overview(
+    head: pd.DataFrame,  # `headline`'s table
+    path=None,  # file to save the figure to (None: only return it)
+):
+    "Datasets × ε: gain kept (colour), loss vs no privacy (number), hatched if not above constant."
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
@@ -448,11 +616,10 @@ def plot_overview(head: pd.DataFrame, path=None):
     )
     for r in data.itertuples():
         i, j = names.index(r.dataset), eps.index(r.epsilon)
-        change = r.value - r.clean  # in the metric's units, signed as the metric
-        ax.text(
+        ax.text(  # the loss as in the tables: positive = worse than no privacy
             j,
             i,
-            ("+" if change > 0 else "") + _num(change, _digits(r.metric)),
+            _num(r.loss, _digits(r.metric)),
             ha="center",
             va="center",
             fontsize=7,
@@ -472,8 +639,8 @@ def plot_overview(head: pd.DataFrame, path=None):
         label="share of the no-privacy gain over the constant kept",
     )
     ax.set_title(
-        "What ε costs: best private score − best score without privacy\n(hatched: not above the "
-        "constant answer; grey: nothing is, even without privacy)",
+        "What ε costs: loss of the best private pipeline against no privacy (positive: worse)\n"
+        "(hatched: not above the constant answer; grey: nothing is, even without privacy)",
         fontsize=9,
     )
     fig.tight_layout()
@@ -483,7 +650,10 @@ def plot_overview(head: pd.DataFrame, path=None):
     return fig
 
 # %% ../nbs/09_report.ipynb #5d2163cd
-def dataset_table(summary: pd.DataFrame, dataset: str) -> str:
+def dataset_table(
+    summary: pd.DataFrame,  # `summarise`'s table
+    dataset: str,  # the dataset to tabulate
+) -> str:
     "Markdown: mechanism · aggregator × ε, score [95 % interval] (†: not above the constant), est."
     sub = summary[summary.dataset == dataset]
     k = _digits(sub.metric.iloc[0])
@@ -523,10 +693,39 @@ BUDGET_EPSILON = 1.0
 SYNTHETIC = ("synthetic_ds", "synthetic_sun")
 
 
-def report_datasets(root=None, names: Optional[Sequence[str]] = None) -> tuple:
+def _data_root(root) -> tuple:
+    """(folder of datasets, one dataset's name or None) for `root` (`--data`): the rule.
+
+    A folder holding `answers.csv` is one dataset; any other folder holds datasets in sub-folders;
+    a file is refused (its name goes first: `ldp-truth report answers.csv`)."""
+    if root is None:
+        return find_data_root(None), None
+    root = Path(root)
+    if root.is_file():
+        raise ValueError(
+            f"data {str(root)!r} is not a directory but a file: for one answers file run "
+            f"`ldp-truth report {root}` (with --truth for its truth)"
+        )
+    if not root.is_dir():
+        raise ValueError(f"data {str(root)!r} is not a directory")
+    if (root / "answers.csv").exists():
+        inner = sorted(p.parent.name for p in root.glob("*/answers.csv"))
+        if inner:
+            raise ValueError(
+                f"data {str(root)!r} holds answers.csv and dataset folders {inner[:3]}: point "
+                "--data at one dataset folder or at a folder of datasets, not both"
+            )
+        return root.resolve().parent, root.resolve().name
+    return root, None
+
+
+def report_datasets(
+    root=None,  # `--data`: a folder of datasets, or a folder that is one dataset (has answers.csv)
+    names: Optional[Sequence[str]] = None,  # only these datasets (or the synthetic ones)
+) -> tuple:
     "(datasets, real ones, root): the named datasets (all found, else synthetic), names checked."
-    root = find_data_root(root)
-    found = list_datasets(root) if root is not None else []
+    root, single = _data_root(root)
+    found = [single] if single else list_datasets(root) if root is not None else []
     if names is not None:
         unknown = [n for n in names if n not in found and n not in SYNTHETIC]
         if unknown:
@@ -552,7 +751,11 @@ def _left_out_note(complete: bool) -> str:
     return "Left to `--full`: " + "; ".join(f"{k} ({why})" for k, why in FULL_ONLY.items()) + ".\n"
 
 
-def report_grid(kind: str, quick: bool = False, full: bool = False) -> tuple:
+def report_grid(
+    kind: str,  # 'categorical' or 'continuous'
+    quick: bool = False,  # the quick grid's few aggregators
+    full: bool = False,  # every aggregator, `FULL_ONLY` too
+) -> tuple:
     "(mechanisms, aggregators) of the report for answers of `kind`: name → factory (registry)."
     aggs = registry.aggregators(kind)
     if quick:
@@ -563,14 +766,14 @@ def report_grid(kind: str, quick: bool = False, full: bool = False) -> tuple:
 
 # %% ../nbs/09_report.ipynb #0ea3f2a5
 def run_sweep(
-    datasets: Sequence[Dataset],
-    epsilons,
-    trials: int,
-    quick: bool = False,
-    seed: int = 0,
-    n_jobs: int = 1,
-    progress: bool = True,
-    full: bool = False,
+    datasets: Sequence[Dataset],  # the datasets (those without truth are left out)
+    epsilons,  # ε per answer of the grid
+    trials: int,  # perturbations per mechanism and ε
+    quick: bool = False,  # the quick grid
+    seed: int = 0,  # seed of the whole sweep
+    n_jobs: int = 1,  # local processes
+    progress: bool = True,  # show a progress bar
+    full: bool = False,  # every aggregator
 ) -> pd.DataFrame:
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
@@ -608,7 +811,10 @@ def _cell(v, digits: int) -> str:
     return str(v)
 
 # %% ../nbs/09_report.ipynb #b825f5e6
-def markdown_table(df: pd.DataFrame, digits: int = 3) -> str:
+def markdown_table(
+    df: pd.DataFrame,  # the table (its named index becomes columns)
+    digits: int = 3,  # decimal places of non-count numbers
+) -> str:
     "A DataFrame as a GitHub Markdown table: counts whole, other numbers to `digits` places."
     df = df.reset_index() if df.index.name or any(df.index.names) else df
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
@@ -636,12 +842,15 @@ def _data_section(real: list, root, skipped: list) -> str:
     )
 
 # %% ../nbs/09_report.ipynb #ea6bb0ec
-def _answer_section(head: pd.DataFrame, epsilons, trials: int, n_pipelines: int) -> str:
-    "The first screen: the answer in words, the overview, how to read the tables, the tables."
+def _answer_section(
+    head: pd.DataFrame, epsilons, trials: int, n_pipelines: int, advice: str = ""
+) -> str:
+    "The first screen: the answer in words, the advice, the overview, the tables."
     return (
-        f"## The answer: what ε costs on each dataset\n\n{headline_sentences(head)}\n![Heatmap of "
+        f"## The answer: what ε costs on each dataset\n\n{headline_sentences(head)}\n{advice}\n"
+        "![Heatmap of "
         "datasets by ε: the share of the no-privacy gain over the constant answer that the best "
-        "private pipeline keeps, labelled with its score minus the best score without privacy; "
+        "private pipeline keeps, labelled with its loss against no privacy (positive: worse); "
         "hatched cells are not above the constant answer](overview.png)\n\nPer dataset, at ε = "
         f"{', '.join(f'{e:g}' for e in epsilons)} per answer: the best of {n_pipelines} mechanism "
         f"· aggregator pipelines (mean score over {trials} perturbations), its score, its **loss** "
@@ -746,7 +955,10 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
     )
 
 # %% ../nbs/09_report.ipynb #73161810
-def budget_summary(datasets: Sequence[Dataset], epsilon: float = BUDGET_EPSILON) -> pd.DataFrame:
+def budget_summary(
+    datasets: Sequence[Dataset],  # the datasets
+    epsilon: float = BUDGET_EPSILON,  # ε per answer
+) -> pd.DataFrame:
     "Per dataset, mechanism at `epsilon`: workers, answers per worker, ε of a whole vector."
     rows = []
     for ds in datasets:
@@ -835,7 +1047,10 @@ def _report_folder(out) -> Path:
     return out
 
 # %% ../nbs/09_report.ipynb #4286dfb6
-def replace_folder(tmp: Path, out: Path) -> None:
+def replace_folder(
+    tmp: Path,  # the finished folder
+    out: Path,  # the folder it replaces
+) -> None:
     "Move the finished folder `tmp` onto `out`, replacing it; `out` gets usual permissions."
     umask = os.umask(0)
     os.umask(umask)
@@ -858,27 +1073,39 @@ def _check_grid(epsilons, trials) -> tuple:
         raise ValueError(f"trials must be an integer ≥ 1, got {trials!r}")
     return eps, int(trials)
 
-# %% ../nbs/09_report.ipynb #5586e886
-def _headline_epsilons(eps: Sequence[float]) -> list:
-    "HEADLINE_EPSILONS found in the grid, else the grid's middle three."
-    inside = [e for e in HEADLINE_EPSILONS if e in eps]
-    if inside:
-        return inside
-    mid = len(eps) // 2
-    return sorted(eps)[max(0, mid - 1) : mid + 2]
+# %% ../nbs/09_report.ipynb #a17e0c07
+def _advice(summary: pd.DataFrame, reps: dict, datasets: list, quick: bool, full: bool) -> str:
+    "The first screen's advice: `recommend`, and the degenerate fits of the report's grid."
+    flags = degenerate_fits(datasets, report_grid("categorical", quick, full)[1])
+    return advice_markdown(recommend(summary, reps), flags)
+
+
+AGREEMENT = (
+    Path(registry.__file__).resolve().parents[1] / "benchmarks" / "results" / "verdict_agreement.md"
+)
+
+
+def _agreement_section(path: Path = AGREEMENT) -> str:
+    "The appendix: how often the default grid's verdicts agree with `--full`'s, as last measured."
+    head = "## Appendix: the default grid against `--full`\n\n"
+    if not path.exists():
+        return head + f"Not measured in this install (`{path}` is absent).\n"
+    text = path.read_text().split("\ndataset,", 1)[0].split("\n", 1)[-1].strip()
+    return head + f"{text}\n\n(From `benchmarks/results/verdict_agreement.md`.)\n"
 
 # %% ../nbs/09_report.ipynb #31c8c148
 def write_report(
-    out,
-    root=None,
-    names: Optional[Sequence[str]] = None,
-    epsilons: Optional[Sequence[float]] = None,
-    trials: Optional[int] = None,
-    quick: bool = False,
-    seed: int = 0,
-    n_jobs: int = 1,
-    progress: bool = True,
-    full: bool = False,
+    out,  # the report folder (replaced whole)
+    root=None,  # `--data`: a folder of datasets or one dataset's folder (default: found)
+    names: Optional[Sequence[str]] = None,  # only these datasets
+    epsilons: Optional[Sequence[float]] = None,  # ε grid (default: `REPORT_EPSILONS`)
+    trials: Optional[int] = None,  # perturbations per ε (default `REPORT_TRIALS`)
+    quick: bool = False,  # the quick grid: fewer ε, trials and aggregators
+    seed: int = 0,  # seed of the whole run
+    n_jobs: int = 1,  # local processes for the sweep
+    progress: bool = True,  # show progress bars
+    full: bool = False,  # every aggregator and `FULL_TRIALS` trials
+    own: Optional[Sequence[Dataset]] = None,  # the user's own datasets: these, no folder
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
@@ -892,7 +1119,11 @@ def write_report(
         if trials is not None
         else (QUICK_TRIALS if quick else FULL_TRIALS if full else REPORT_TRIALS),
     )
-    datasets, real, root = report_datasets(root, names)
+    if own:
+        datasets, real = list(own), list(own)
+        root = ", ".join(str(d.meta.get("source", d.name)) for d in own)
+    else:
+        datasets, real, root = report_datasets(root, names)
     skipped = [
         f"`{d.name}` has no ground truth: it is listed but not scored."
         for d in datasets
@@ -921,7 +1152,8 @@ def write_report(
         summary = summarise(table, scored, reps)
         summary.to_csv(tmp / "summary.csv", index=False)
         seconds["intervals (bootstrap)"], t = time.perf_counter() - t, time.perf_counter()
-        plot_overview(headline(summary, reps, eps), tmp / "overview.png")
+        head = headline(summary, reps)  # every ε the sweep ran
+        plot_overview(head, tmp / "overview.png")
         figures = {d: f"tradeoff_{d}.png" for d in pd.unique(summary.dataset)}
         for d, f in figures.items():
             plot_dataset(summary, d, tmp / f)
@@ -936,10 +1168,11 @@ def write_report(
             f"{seed}{', --quick' if quick else ', --full' if full else ''}.\n",
             _left_out_note(quick or full),
             _answer_section(
-                headline(summary, reps, _headline_epsilons(eps)),
-                _headline_epsilons(eps),
+                head,
+                eps,
                 trials,
                 " or ".join(map(str, pipelines)),
+                _advice(summary, reps, list(scored.values()), quick, full),
             ),
             _channel_note(summary),
             _range_note(list(scored.values())),
@@ -948,6 +1181,7 @@ def write_report(
             _details_section(summary, figures),
             _clean_section(results),
             _budget_section(budget_summary(list(scored.values()))),
+            _agreement_section(),
         ]
         seconds["figures and tables"] = time.perf_counter() - t
         seconds["total"] = time.perf_counter() - start
