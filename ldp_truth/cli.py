@@ -33,7 +33,6 @@ from .cli_plan import _next_parser, _plan_parser
 from .cli_collect import _collect_parser
 from .registry import cli_mechanisms
 from .data import Dataset, dataset_table, find_data_root, truth_from_frame
-from .platforms import FORMATS as PLATFORM_FORMATS, read_answers as read_export
 from .privacy import audit, budget_report
 from .report_estimate import write_estimate_report
 from .report import (FULL_ONLY, FULL_TRIALS, QUICK_EPSILONS, QUICK_TRIALS, REPORT_EPSILONS,
@@ -389,12 +388,7 @@ def _report_parser(sub) -> None:
     r.add_argument(
         "--truth", default=None, help="CSV task,truth: the known labels of the answers file's tasks"
     )
-    r.add_argument(
-        "--format",
-        choices=("csv", *PLATFORM_FORMATS),
-        default="csv",
-        help="the answers file's format (default csv; a platform export's gold labels are truth)",
-    )
+    _format_option(r)  # the same flag as infer's: a platform export's gold labels are the truth
     r.add_argument(
         "--kind",
         choices=("categorical", "continuous"),
@@ -470,12 +464,9 @@ def _own_dataset(args: argparse.Namespace) -> Dataset:
     path = Path(args.answers)
     if path.is_dir():
         raise UsageError(f"{path} is a folder: a folder of datasets goes with --data {path}")
-    if args.format == "csv":
-        A, gold = _answers(_table(_read_table(path), path), path, args.kind), None
-    else:
-        export = read_export(path, args.format)
-        A, gold = export.answers, export.gold.rename("truth").rename_axis("task").reset_index()
-        print(f"ldp-truth: note: {export.note()}", file=sys.stderr)
+    table, known, _ = _read_input(path, args.format, who="report")
+    A = _answers(table, path, args.kind)
+    gold = known.rename("truth").rename_axis("task").reset_index() if len(known) else None
     if args.truth is not None:
         text = args.kind == "categorical"  # class names match as text, as the answers' do
         gold = pd.read_csv(args.truth, dtype=str if text else {"task": str})
