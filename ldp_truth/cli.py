@@ -451,13 +451,17 @@ def _datasets_parser(sub) -> None:
 
 
 def _datasets(args: argparse.Namespace) -> None:
-    "Run `datasets`."
+    "Run `datasets`: the table of the datasets found; no folder, or none in it, is an error (2)."
     root = find_data_root(args.data)
-    print(
-        dataset_table(root).to_string(index=False)
-        if root
-        else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
-    )
+    if root is None:
+        raise UsageError(
+            "no datasets folder found: give --data DIR or set $LDP_TRUTH_DATA (a folder holding "
+            "one folder per dataset, each with its answers.csv)"
+        )
+    table = dataset_table(root)
+    if table.empty:
+        raise UsageError(f"--data {root}: no dataset in it (no <name>/answers.csv)")
+    print(table.to_string(index=False))
 
 # %% ../nbs/07_cli.ipynb #i37cli001
 def page_file(spec_path, items, question: str, out, post: Optional[str] = None) -> Path:
