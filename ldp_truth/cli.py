@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -407,6 +408,20 @@ def _report_parser(sub) -> None:
         default=min(2, os.cpu_count() or 1),
         help="local processes for the sweep (default: 2, or 1 on one core)",
     )
+    r.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="finished fits are kept here and reused: an interrupted run resumes, a repeated one "
+        "fits nothing (default: OUT.cache beside --out)",
+    )
+    r.add_argument("--no-cache", action="store_true", help="fit everything, keep nothing")
+    r.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the sweep on this Dask scheduler instead of --jobs local processes",
+    )
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(run=_report)
 
@@ -417,8 +432,24 @@ def _as_option(message: str) -> str:
     return f"--{message}" if first in ("out", "datasets", "epsilons", "trials") else message
 
 
+def _report_cache(args: argparse.Namespace) -> Optional[Path]:
+    "The cache folder of `report`: --cache, else OUT.cache beside --out; None with --no-cache."
+    if args.no_cache:
+        if args.cache:
+            raise UsageError("--cache and --no-cache exclude each other")
+        return None
+    out = Path(args.out)
+    return Path(args.cache) if args.cache else out.parent / f"{out.name}.cache"
+
+
 def _report(args: argparse.Namespace) -> None:
-    "Run `report`."
+    "Run `report`; the time it took printed with the report's path."
+    start, cache = time.perf_counter(), _report_cache(args)
+    client = None
+    if args.scheduler:
+        from dask.distributed import Client
+
+        client = Client(args.scheduler, timeout=10)
     try:
         path = write_report(
             args.out,
@@ -428,13 +459,18 @@ def _report(args: argparse.Namespace) -> None:
             args.trials,
             args.quick,
             args.seed,
-            args.jobs,
+            1 if client is not None else args.jobs,
             progress=not args.no_progress,
             full=args.full,
+            cache=cache,
+            client=client,
         )
     except ValueError as e:
         raise UsageError(_as_option(str(e))) from None
-    print(f"report written to {path}")
+    finally:
+        if client is not None:
+            client.close()
+    print(f"report written to {path} in {time.perf_counter() - start:.0f} s")
 
 # %% ../nbs/07_cli.ipynb #1989af26
 def _datasets_parser(sub) -> None:

@@ -11,7 +11,6 @@ import inspect
 import json
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 import warnings
@@ -503,27 +502,26 @@ def _run_in_worker(i: int, names: Sequence[str]) -> dict:
 
 # %% ../nbs/06_experiments.ipynb #0f27121d
 def _bar(desc: str, weights: dict, cached: int, progress: bool):
-    "A tqdm bar over the cells' predicted cost; the cells done (and from the cache) beside it."
+    "A tqdm bar over the cells' predicted cost; the cells done (and from the cache) in its label."
     from tqdm import tqdm
 
+    note = f", {cached} more from the cache" if cached else ""
     bar = tqdm(
         total=sum(weights.values()),
-        desc=desc,
+        desc=f"{desc} 0/{len(weights)} cells{note}",
         disable=not progress,
         leave=True,
         smoothing=0,  # the rate over the whole phase: cells are too uneven for a moving average
-        bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]",
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
     )
-    bar.cells, bar.n_cells = 0, len(weights)
-    bar.note = f" ({cached} from the cache)" if cached else ""
-    bar.set_postfix_str(f"0/{bar.n_cells} cells{bar.note}")
+    bar.phase, bar.cells, bar.n_cells, bar.note = desc, 0, len(weights), note
     return bar
 
 
 def _step(bar, weight: float) -> None:
     "Move `bar` by one cell of cost `weight`."
     bar.cells += 1
-    bar.set_postfix_str(f"{bar.cells}/{bar.n_cells} cells{bar.note}", refresh=False)
+    bar.set_description_str(f"{bar.phase} {bar.cells}/{bar.n_cells} cells{bar.note}", refresh=False)
     bar.update(weight)
 
 # %% ../nbs/06_experiments.ipynb #ba758eed
@@ -592,8 +590,6 @@ def _phase(plan: _Plan, idx: Iterable[int], run: _Run, desc: str, weight: Callab
     weights = {i: weight(i, names) for i, names in todo.items()}
     with _bar(desc, weights, len(fits) - len(todo), run.progress and bool(todo)) as bar:
         _execute(plan, todo, weights, run, bar, done)
-    if run.progress and not todo and fits:
-        print(f"{desc}: all {len(fits)} cells read from the cache", file=sys.stderr)
     return {i: {a: fits[i][a] for a in plan.aggregators if a in fits[i]} for i in fits}
 
 

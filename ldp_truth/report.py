@@ -571,6 +571,8 @@ def run_sweep(
     n_jobs: int = 1,
     progress: bool = True,
     full: bool = False,
+    cache=None,  # a folder or `SweepCache` of finished fits (`ldp_truth.experiments.sweep`)
+    client=None,  # a dask.distributed Client to run the cells on (then n_jobs must be 1)
 ) -> pd.DataFrame:
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
@@ -590,6 +592,8 @@ def run_sweep(
                 n_jobs=n_jobs,
                 progress=progress,
                 task_scores=True,
+                cache=cache,
+                client=client,
             )
         )
     return pd.concat(tables, ignore_index=True)
@@ -879,6 +883,8 @@ def write_report(
     n_jobs: int = 1,
     progress: bool = True,
     full: bool = False,
+    cache=None,  # a folder or `SweepCache`: fits kept there are reused, new ones added
+    client=None,  # a dask.distributed Client to run the sweep on (then n_jobs must be 1)
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
@@ -911,10 +917,11 @@ def write_report(
             {k: report_grid(k, quick, full)[1] for k in registry.KINDS},
             progress=progress,
             log=lambda m: None,
+            cache=cache,
         )
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
-        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress, full)
+        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress, full, cache, client)
         table.drop(columns=TASK_SCORE_COLUMNS).to_csv(tmp / "sweep.csv", index=False)
         seconds["privacy–utility sweep"], t = time.perf_counter() - t, time.perf_counter()
         reps = replicates(table, scored, seed=seed)
