@@ -345,7 +345,10 @@ class SweepCache:
         fits computed (and written to the folder) by them.
     """
 
-    def __init__(self, folder):  # a folder path (made if missing)
+    def __init__(
+        self,
+        folder,  # a folder path (made if missing)
+    ):
         self.folder = Path(folder)
         if self.folder.exists() and not self.folder.is_dir():
             raise ValueError(f"cache {str(folder)!r} is a file, not a folder")
@@ -358,7 +361,10 @@ class SweepCache:
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.npz"
 
-    def load(self, key: str) -> dict:
+    def load(
+        self,
+        key: str,  # a cell's key: a hash of what its fits depend on
+    ) -> dict:
         "The fits stored under `key`: aggregator name → (fingerprint, fit); empty when none."
         try:
             with np.load(self._path(key), allow_pickle=False) as f:
@@ -373,7 +379,11 @@ class SweepCache:
             warnings.warn(f"cache file {self._path(key)} unreadable ({err}): its fits are redone")
             return {}
 
-    def save(self, key: str, fits: dict) -> None:
+    def save(
+        self,
+        key: str,  # the cell's key
+        fits: dict,  # aggregator name → (factory fingerprint, fit)
+    ) -> None:
         "Write a cell's fits (name → (fingerprint, fit)) under `key`, whole or not at all."
         path = self._path(key)
         path.parent.mkdir(exist_ok=True)
