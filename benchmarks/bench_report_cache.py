@@ -55,8 +55,16 @@ def report(out: Path, cache, stop_after: float = None) -> dict:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return dict(wall_s=round(wall, 1), cpu_s=round(cpu, 1), status=child.returncode,
-                load_start=at_start, load_end=load(), last_line=(out_text or err_text).strip()[-120:])
+    row = dict(wall_s=round(wall, 1), cpu_s=round(cpu, 1), status=child.returncode,
+               load_start=at_start, load_end=load())
+    return {**row, **(stages(out) if child.returncode == 0 else {})}
+
+
+def stages(out: Path) -> dict:
+    "The report's own Run time table (seconds per stage), from its report.md."
+    text = (out / "report.md").read_text().split("## Run time", 1)[1]
+    rows = [line.strip("| ").split(" | ") for line in text.splitlines() if line.startswith("| ")]
+    return {f"{name} s": float(v) for name, v in rows[1:]}
 
 
 def cached_fits(folder: Path) -> tuple:

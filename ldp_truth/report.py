@@ -918,6 +918,7 @@ def write_report(
             progress=progress,
             log=lambda m: None,
             cache=cache,
+            n_jobs=n_jobs,
         )
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
