@@ -23,7 +23,7 @@ $(RUN_STAMP): setup.py settings.ini
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-## run: the main job, the privacy–utility report (every LDP mechanism × aggregator on every dataset found, without and with privacy: tables, trade-off figures, per-worker budgets) -> report/
+## run: the main job, the privacy–utility report (every LDP mechanism × aggregator on every dataset found, without and with privacy: tables, trade-off figures, per-worker budgets) -> report/; finished fits are kept in report.cache/, so an interrupted run resumes and a repeated one fits nothing
 run: $(RUN_STAMP)
 	$(BIN)/ldp-truth report --out report
 
@@ -53,4 +53,4 @@ docs: $(STAMP)
 	$(BIN)/python tools/make_docs.py
 
 clean:
-	rm -rf _proc _docs report
+	rm -rf _proc _docs report report.cache

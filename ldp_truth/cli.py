@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 import sys
+import time
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -447,6 +448,20 @@ def _report_parser(sub) -> None:
         default=min(2, os.cpu_count() or 1),
         help="local processes for the sweep (default: 2, or 1 on one core)",
     )
+    r.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="finished fits are kept here and reused: an interrupted run resumes, a repeated one "
+        "fits nothing (default: OUT.cache beside --out)",
+    )
+    r.add_argument("--no-cache", action="store_true", help="fit everything, keep nothing")
+    r.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the sweep on this Dask scheduler instead of --jobs local processes",
+    )
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.set_defaults(run=_report)
 
@@ -476,9 +491,25 @@ def _own_dataset(args: argparse.Namespace) -> Dataset:
     return Dataset(A, truth, {"source": str(path)}, path.stem)
 
 
+def _report_cache(args: argparse.Namespace) -> Optional[Path]:
+    "The cache folder of `report`: --cache, else OUT.cache beside --out; None with --no-cache."
+    if args.no_cache:
+        if args.cache:
+            raise UsageError("--cache and --no-cache exclude each other")
+        return None
+    out = Path(args.out)
+    return Path(args.cache) if args.cache else out.parent / f"{out.name}.cache"
+
+
 def _report(args: argparse.Namespace) -> None:
-    "Run `report`."
+    "Run `report`; the time it took printed with the report's path."
+    start, cache = time.perf_counter(), _report_cache(args)
     own = None if args.answers is None else [_own_dataset(args)]
+    client = None
+    if args.scheduler:
+        from dask.distributed import Client
+
+        client = Client(args.scheduler, timeout=10)
     try:
         if own and not own[0].n_truth:  # no truth: the aggregators' own estimates, said so
             path = write_estimate_report(
@@ -486,14 +517,17 @@ def _report(args: argparse.Namespace) -> None:
             )
             print("no truth given: the report's accuracies are estimated (see its first lines)")
         else:
-            path = _write_report(args, own)
+            path = _write_report(args, own, cache, client)
     except ValueError as e:
         raise UsageError(_as_option(str(e))) from None
-    print(f"report written to {path}")
+    finally:
+        if client is not None:
+            client.close()
+    print(f"report written to {path} in {time.perf_counter() - start:.0f} s")
 
 
-def _write_report(args: argparse.Namespace, own: Optional[list]) -> Path:
-    "`write_report` with the command's options."
+def _write_report(args: argparse.Namespace, own: Optional[list], cache, client) -> Path:
+    "`write_report` with the command's options, the cache folder and the Dask client (or None)."
     return write_report(
         args.out,
         args.data,
@@ -502,10 +536,12 @@ def _write_report(args: argparse.Namespace, own: Optional[list]) -> Path:
         args.trials,
         args.quick,
         args.seed,
-        args.jobs,
+        1 if client is not None else args.jobs,
         progress=not args.no_progress,
         full=args.full,
         own=own,
+        cache=cache,
+        client=client,
     )
 
 # %% ../nbs/07_cli.ipynb #1989af26
@@ -523,13 +559,17 @@ def _datasets_parser(sub) -> None:
 
 
 def _datasets(args: argparse.Namespace) -> None:
-    "Run `datasets`."
+    "Run `datasets`: the table of the datasets found; no folder, or none in it, is an error (2)."
     root = find_data_root(args.data)
-    print(
-        dataset_table(root).to_string(index=False)
-        if root
-        else "no datasets folder found (use --data or $LDP_TRUTH_DATA)"
-    )
+    if root is None:
+        raise UsageError(
+            "no datasets folder found: give --data DIR or set $LDP_TRUTH_DATA (a folder holding "
+            "one folder per dataset, each with its answers.csv)"
+        )
+    table = dataset_table(root)
+    if table.empty:
+        raise UsageError(f"--data {root}: no dataset in it (no <name>/answers.csv)")
+    print(table.to_string(index=False))
 
 # %% ../nbs/07_cli.ipynb #i37cli001
 def page_file(

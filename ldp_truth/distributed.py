@@ -19,7 +19,7 @@ from .kernels import (EPS, argmax_labels, best_classes, class_counts, crh_loss, 
                                task_median, task_std, task_weighted_median, onehot, vote_shares)
 
 # %% auto #0
-__all__ = ['is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
+__all__ = ['TASK_SHUFFLE_MAX', 'is_dask_frame', 'default_client', 'Codes', 'factorize_codes', 'DaskAnswers']
 
 # %% ../nbs/08_distributed.ipynb #995f5545
 def _dask():
@@ -80,13 +80,13 @@ class Codes:
 # %% ../nbs/08_distributed.ipynb #c9d93609
 def _worker_ids(ddf, worker: str = "worker") -> np.ndarray:
     "The sorted unique worker ids of a Dask DataFrame: code i is id i, as in `Answers.from_frame`."
-    return _factorize(pd.Series(ddf[worker].unique().compute()))[1]
+    return _factorize(pd.Series(ddf[worker].unique(split_out=1).compute()))[1]
 
 # %% ../nbs/08_distributed.ipynb #3cea176b
 def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=None) -> Codes:
     "Worker and class codes as `Answers.from_frame` makes them; only unique values reach us."
     workers = _worker_ids(ddf, worker)
-    raw = pd.Series(ddf[label].unique().compute())
+    raw = pd.Series(ddf[label].unique(split_out=1).compute())
     codes, found = _label_codes(raw, classes, None)
     codes = np.asarray(codes, dtype=np.int64)
     if (codes < 0).any():
@@ -187,10 +187,16 @@ def _check_frame(ddf, columns: tuple) -> None:
     require_columns(ddf, columns, "the Dask DataFrame")
 
 # %% ../nbs/08_distributed.ipynb #0ec39837
+TASK_SHUFFLE_MAX = 32  # partitions up to which the task-based shuffle runs (one stage)
+
+
 def _partitions(client, ddf, task: str, by_task: bool) -> list:
     "The partitions as futures on the cluster, each of whole tasks (shuffled unless `by_task`)."
     _, dist = _dask()
-    return dist.futures_of(client.persist(ddf if by_task else ddf.shuffle(on=task)))
+    if by_task:
+        return dist.futures_of(client.persist(ddf))
+    method = "tasks" if ddf.npartitions <= TASK_SHUFFLE_MAX else "p2p"
+    return dist.futures_of(client.persist(ddf.shuffle(on=task, shuffle_method=method)))
 
 # %% ../nbs/08_distributed.ipynb #f843972c
 def _results(

@@ -5,20 +5,26 @@
 # %% ../nbs/06_experiments.ipynb #caa50dfa
 from __future__ import annotations
 
+import functools
+import hashlib
 import inspect
+import json
 import multiprocessing
+import os
+import tempfile
 import time
 import warnings
 import zlib
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import as_completed as as_completed_futures
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
-from . import registry
+from . import __version__, registry
 from .data import (Answers, Dataset, RngLike, as_generator, check_choice, check_count,
                             check_real, list_datasets, load_dataset)
 from .inference import Aggregator
@@ -29,9 +35,10 @@ from .simulate import confusion_workers, random_confusions, sun_synthetic
 
 # %% auto #0
 __all__ = ['DEFAULT_AGGREGATORS', 'METRICS', 'HIGHER_IS_BETTER', 'METRIC_FUNCTIONS', 'SWEEP_COLUMNS', 'TASK_SCORE_COLUMNS',
-           'JUDGED_EPS', 'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'evaluate',
-           'synthetic_datasets', 'load_all', 'wide_table', 'plot_scores', 'task_scores', 'sweep', 'perturbation_seed',
-           'rr_perturbation', 'gains', 'verdict', 'aggregator_style', 'plot_tradeoff', 'summary_table']
+           'JUDGED_EPS', 'AGGREGATOR_STYLE', 'MECHANISM_LINES', 'default_aggregators', 'score', 'synthetic_datasets',
+           'load_all', 'task_scores', 'cell_seed', 'SweepCache', 'dataset_fingerprint', 'sweep', 'evaluate',
+           'wide_table', 'plot_scores', 'perturbation_seed', 'rr_perturbation', 'gains', 'verdict', 'aggregator_style',
+           'plot_tradeoff', 'summary_table']
 
 # %% ../nbs/06_experiments.ipynb #e8383130
 DEFAULT_AGGREGATORS = {
@@ -138,35 +145,6 @@ def _check_factories(aggregators: dict) -> dict:
                 )
     return aggregators
 
-# %% ../nbs/06_experiments.ipynb #b911d788
-def evaluate(
-    datasets: Sequence[Dataset],
-    aggregators: Optional[dict] = None,
-    progress: bool = True,
-    log: Callable[[str], None] = print,
-) -> pd.DataFrame:
-    "Score every aggregator suited to each dataset's kind; one row per (dataset, aggregator)."
-    from tqdm import tqdm
-
-    aggregators = DEFAULT_AGGREGATORS if aggregators is None else _check_factories(aggregators)
-    jobs = [
-        (ds, name, make)
-        for ds in _scorable(datasets, aggregators, log)
-        for name, make in aggregators[ds.answers.kind].items()
-        if _applies(name, ds)
-    ]
-    rows = []
-    with tqdm(
-        jobs, desc="aggregators × datasets", unit="fit", disable=not progress, leave=False
-    ) as bar:
-        for ds, name, make in bar:
-            bar.set_postfix_str(f"{ds.name}: {name}", refresh=False)
-            plain = NoPrivacy(ds.answers.n_classes if ds.answers.kind == "categorical" else None)
-            rows.append(score(ds, _make_aggregator(make, plain, ds), name))
-    return pd.DataFrame(
-        rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"]
-    )
-
 # %% ../nbs/06_experiments.ipynb #16b620ea
 def synthetic_datasets(rng: RngLike = 0) -> list:
     "Two seeded synthetic datasets: Dawid–Skene workers (K=4, sparse) and Sun et al.'s setting."
@@ -183,39 +161,6 @@ def synthetic_datasets(rng: RngLike = 0) -> list:
 def load_all(names: Optional[Sequence[str]] = None, root=None) -> list:
     "The named datasets (all found when `names` is None), loaded; unknown names raise, listed."
     return [load_dataset(n, root) for n in (list_datasets(root) if names is None else names)]
-
-# %% ../nbs/06_experiments.ipynb #73cf0a3c
-def wide_table(
-    table: pd.DataFrame, metric: Optional[str] = None, values: str = "value"
-) -> pd.DataFrame:
-    "Datasets × aggregators (in run order) of one column of a tidy table, optionally one metric."
-    sub = table if metric is None else table[table.metric == metric]
-    if sub.empty:
-        raise ValueError(
-            f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}"
-        )
-    return sub.pivot(index="dataset", columns="aggregator", values=values)[
-        list(pd.unique(sub.aggregator))
-    ]
-
-# %% ../nbs/06_experiments.ipynb #625deb01
-def plot_scores(table: pd.DataFrame, metric: str, ax=None):
-    "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the Axes."
-    import matplotlib.pyplot as plt
-
-    wide = wide_table(table, metric)
-    if ax is None:
-        ax = plt.subplots(figsize=(7, 0.45 * len(wide) + 1.6))[1]
-    y = np.arange(len(wide))
-    for i, (name, col) in enumerate(wide.items()):
-        ax.plot(
-            col.to_numpy(), y + (i - (wide.shape[1] - 1) / 2) * 0.08, "o", label=name, alpha=0.85
-        )
-    ax.set_yticks(y, wide.index)
-    ax.set_xlabel(f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    return ax
 
 # %% ../nbs/06_experiments.ipynb #3ba06233
 METRIC_FUNCTIONS = {"accuracy": accuracy, "error_rate": error_rate, "MAE": mae}
@@ -304,6 +249,19 @@ def _epsilons(epsilons) -> list:
         raise ValueError(f"epsilons must be a non-empty list of numbers, got {epsilons!r}")
     return [check_real(x, "epsilons") for x in e]
 
+# %% ../nbs/06_experiments.ipynb #ce94067c
+def cell_seed(
+    seed: int,  # the sweep's seed
+    dataset: str,  # the dataset's name
+    mechanism: str,  # the mechanism's name
+    epsilon: float,  # ε per answer
+    trial: int,  # the trial's number
+) -> np.random.SeedSequence:
+    "The seed of one cell's perturbation, from its coordinates alone: the same in any grid."
+    bits = int(np.float64(epsilon).view(np.uint64))  # ε exactly, not rounded
+    names = [zlib.crc32(dataset.encode()), zlib.crc32(mechanism.encode())]
+    return np.random.SeedSequence([int(seed), *names, bits & 0xFFFFFFFF, bits >> 32, int(trial)])
+
 # %% ../nbs/06_experiments.ipynb #5d22f78a
 @dataclass
 class _Plan:
@@ -313,8 +271,13 @@ class _Plan:
     mechanisms: dict
     aggregators: dict
     metric: Optional[str]
-    cells: list  # (dataset name, mechanism name, epsilon, trial, SeedSequence)
+    cells: list  # (dataset name, mechanism name or None: no privacy, ε, trial, SeedSequence)
     keep_scores: bool = False
+
+
+def _clean_cell(dname: str) -> tuple:
+    "The no-privacy cell of a dataset: its answers as they are, fitted once."
+    return (dname, None, None, None, None)
 
 # %% ../nbs/06_experiments.ipynb #274c1d02
 def _metric_of(ds: Dataset, metric: Optional[str]) -> str:
@@ -348,58 +311,166 @@ def _make_mechanism(make: Callable, epsilon: float, ds: Dataset) -> Mechanism:
     return mech
 
 # %% ../nbs/06_experiments.ipynb #b354d4bd
-def _run_cell(plan: _Plan, i: int) -> list:
-    "Rows (without the clean columns) of cell `i`: perturb once, fit and score every aggregator."
-    dname, mname, eps, trial, seq = plan.cells[i]
+def _run_cell(plan: _Plan, i: int, names: Sequence[str]) -> dict:
+    "Cell `i`'s fits of `names`: name → (value, seconds, privatize s, estimate, lo, hi, scores)."
+    dname, mname, eps, _, seq = plan.cells[i]
     ds = plan.datasets[dname]
-    mech = _make_mechanism(plan.mechanisms[mname], eps, ds)
-    t = time.perf_counter()
-    private = mech.privatize(ds.answers, rng=np.random.default_rng(seq))
-    t_priv = time.perf_counter() - t
-    metric = _metric_of(ds, plan.metric)
-    rows = []
-    for aname, make in plan.aggregators.items():
-        if not _applies(aname, ds):
-            continue
-        value, seconds, scores, est = _fit_score(make, mech, private, ds, metric, plan.keep_scores)
-        rows.append(
-            (
-                dname,
-                ds.answers.kind,
-                mname,
-                aname,
-                eps,
-                trial,
-                metric,
-                value,
-                seconds,
-                t_priv,
-                *est,
-                scores,
-            )
+    A = ds.answers
+    if mname is None:
+        mech, private, t_priv = NoPrivacy(A.n_classes if A.kind == "categorical" else None), A, 0.0
+    else:
+        mech = _make_mechanism(plan.mechanisms[mname], eps, ds)
+        t = time.perf_counter()
+        private = mech.privatize(A, rng=np.random.default_rng(seq))
+        t_priv = time.perf_counter() - t
+    metric, fits = _metric_of(ds, plan.metric), {}
+    for aname in names:
+        value, seconds, scores, est = _fit_score(
+            plan.aggregators[aname], mech, private, ds, metric, plan.keep_scores
         )
-    return rows
+        fits[aname] = (value, seconds, t_priv, *est, scores)
+    return fits
 
-# %% ../nbs/06_experiments.ipynb #0a72a92d
-def _run_cells(plan: _Plan, idx: Sequence[int]) -> list:
-    "Rows of several cells (one task for a worker process or a Dask worker)."
-    return [r for i in idx for r in _run_cell(plan, i)]
+# %% ../nbs/06_experiments.ipynb #be911747
+class SweepCache:
+    """Finished fits on disk, one file per cell: what a sweep computed is read back, not refitted.
 
-# %% ../nbs/06_experiments.ipynb #02838aef
-def _clean_values(plan: _Plan) -> dict:
-    "(dataset, aggregator) → (metric, per-task scores or None) without privacy (NoPrivacy)."
-    out = {}
-    for dname, ds in plan.datasets.items():
-        A = ds.answers
-        clean = NoPrivacy(A.n_classes if A.kind == "categorical" else None)
-        for aname, make in plan.aggregators.items():
-            if not _applies(aname, ds):
-                continue
-            value, _, scores, _ = _fit_score(
-                make, clean, A, ds, _metric_of(ds, plan.metric), plan.keep_scores
-            )
-            out[dname, aname] = value, scores
-    return out
+    Attributes
+    ----------
+    folder : Path
+        where the files are (made if missing; sweeps and reports may share it).
+    loaded : int
+        fits read back from the folder by the sweeps given this object.
+    computed : int
+        fits computed (and written to the folder) by them.
+    """
+
+    def __init__(
+        self,
+        folder,  # a folder path (made if missing)
+    ):
+        self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():
+            raise ValueError(f"cache {str(folder)!r} is a file, not a folder")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.loaded, self.computed = 0, 0
+
+    def __repr__(self):
+        return f"SweepCache({str(self.folder)!r}, loaded={self.loaded}, computed={self.computed})"
+
+    def _path(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.npz"
+
+    def load(
+        self,
+        key: str,  # a cell's key: a hash of what its fits depend on
+    ) -> dict:
+        "The fits stored under `key`: aggregator name → (fingerprint, fit); empty when none."
+        try:
+            with np.load(self._path(key), allow_pickle=False) as f:
+                meta = json.loads(str(f["meta"]))
+                return {
+                    name: (fp, (*nums, f[f"s{j}"] if f"s{j}" in f.files else None))
+                    for j, (name, fp, nums) in enumerate(meta)
+                }
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, KeyError) as err:  # not written by us: say so, fit again
+            warnings.warn(f"cache file {self._path(key)} unreadable ({err}): its fits are redone")
+            return {}
+
+    def save(
+        self,
+        key: str,  # the cell's key
+        fits: dict,  # aggregator name → (factory fingerprint, fit)
+    ) -> None:
+        "Write a cell's fits (name → (fingerprint, fit)) under `key`, whole or not at all."
+        path = self._path(key)
+        path.parent.mkdir(exist_ok=True)
+        meta = [[name, fp, [float(v) for v in fit[:-1]]] for name, (fp, fit) in fits.items()]
+        scores = [fit[-1] for _, fit in fits.values()]
+        arrays = {f"s{j}": s for j, s in enumerate(scores) if s is not None}
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez_compressed(fh, meta=np.array(json.dumps(meta)), **arrays)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _as_cache(cache) -> Optional[SweepCache]:
+    "`cache` as a SweepCache: None stays None, a folder path is opened."
+    if cache is None or isinstance(cache, SweepCache):
+        return cache
+    if not isinstance(cache, (str, os.PathLike)):
+        raise TypeError(f"cache must be None, a folder path or a SweepCache, got {cache!r}")
+    return SweepCache(cache)
+
+# %% ../nbs/06_experiments.ipynb #00eb5c0e
+def dataset_fingerprint(
+    ds: Dataset,  # the dataset
+) -> str:
+    "A hash of what a fit sees and is scored on: answers, classes, truth, metadata (not the name)."
+    A = ds.answers
+    classes = None if A.classes is None else [str(c) for c in A.classes]
+    meta = sorted((str(k), repr(v)) for k, v in ds.meta.items())
+    columns = [np.ascontiguousarray(x).tobytes() for x in (A.worker, A.task, A.value, ds.truth)]
+    sizes = (A.kind, A.n_workers, A.n_tasks, A.n_classes, str(A.value.dtype))
+    return _digest(*sizes, classes, meta, *columns)
+
+
+@functools.lru_cache(maxsize=1)
+def _library_digest() -> str:
+    "The library's version and a hash of its source: a cached fit is reused only by the same code."
+    root = Path(registry.__file__).parent  # the package, wherever it is installed
+    files = sorted(root.rglob("*.py"))
+    return _digest(
+        __version__, *[(str(p.relative_to(root)), _digest(p.read_bytes())) for p in files]
+    )
+
+# %% ../nbs/06_experiments.ipynb #455a62f6
+def _digest(*parts) -> str:
+    "SHA-256 (hex) of the parts in order: bytes as they are, anything else by its repr."
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part if isinstance(part, bytes) else repr(part).encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _code_id(code) -> str:
+    "A function's code, stably across processes: bytecode, constants (nested code too), names."
+    consts = [
+        _code_id(c)
+        if inspect.iscode(c)
+        else sorted(map(repr, c))
+        if isinstance(c, frozenset)
+        else c
+        for c in code.co_consts
+    ]
+    return _digest(code.co_code, consts, code.co_names)[:16]
+
+
+def _fingerprint(f, depth: int = 0) -> str:
+    "What a factory is: a class by name; a function by name, code and closed-over simple settings."
+    if isinstance(f, type):
+        return f"{f.__module__}.{f.__qualname__}"
+    if isinstance(f, (bool, int, float, str, bytes, type(None))):
+        return repr(f)
+    if depth > 3:
+        return type(f).__qualname__
+    if isinstance(f, tuple):
+        return "(" + ",".join(_fingerprint(v, depth + 1) for v in f) + ")"
+    if isinstance(f, functools.partial):
+        kw = tuple(sorted(f.keywords.items()))
+        return f"partial({_fingerprint((f.func, f.args, kw), depth + 1)})"
+    if inspect.isfunction(f):
+        cells = tuple(c.cell_contents for c in f.__closure__ or ())
+        name = f"{f.__module__}.{f.__qualname__}"
+        return f"{name}:{_code_id(f.__code__)}:{_fingerprint(cells, depth + 1)}"
+    return type(f).__qualname__  # other state (a list, an object): by its type only
 
 # %% ../nbs/06_experiments.ipynb #75396d3c
 _PLAN: Optional[_Plan] = None
@@ -410,70 +481,163 @@ def _set_plan(plan: _Plan) -> None:
     global _PLAN
     _PLAN = plan
 
+
+@dataclass
+class _Run:
+    "How a sweep's cells run: processes, a Dask client, a progress bar, the cache, the seed."
+
+    n_jobs: int
+    client: object
+    progress: bool
+    cache: Optional[SweepCache]
+    seed: int
+    fingerprints: dict = field(default_factory=dict)  # id(dataset) → dataset_fingerprint
+
+    def key(self, plan: _Plan, i: int) -> str:
+        "The cache key of cell `i` (no-privacy cells: the dataset and metric only)."
+        dname, mname, eps, trial, _ = plan.cells[i]
+        ds = plan.datasets[dname]
+        if id(ds) not in self.fingerprints:
+            self.fingerprints[id(ds)] = dataset_fingerprint(ds)
+        where = (self.fingerprints[id(ds)], _metric_of(ds, plan.metric))
+        if mname is None:
+            return _digest(_library_digest(), "no privacy", *where)
+        mech = (mname, _fingerprint(plan.mechanisms[mname]), float(eps), int(trial))
+        return _digest(_library_digest(), dname, *where, *mech, self.seed)
+
 # %% ../nbs/06_experiments.ipynb #8a3394f9
-def _run_chunk(idx: Sequence[int]) -> list:
-    "Rows of a chunk of cells, in a worker process that holds the plan."
-    return _run_cells(_PLAN, idx)
+def _run_in_worker(i: int, names: Sequence[str]) -> dict:
+    "Fits of cell `i`, in a worker process that holds the plan."
+    return _run_cell(_PLAN, i, names)
 
 # %% ../nbs/06_experiments.ipynb #0f27121d
-def _chunks(n: int, size: int) -> list:
-    "Consecutive chunks of range(n), each at most `size` long."
-    return [list(range(i, min(i + size, n))) for i in range(0, n, size)]
-
-# %% ../nbs/06_experiments.ipynb #ba758eed
-def _execute(plan: _Plan, n_jobs: int, client, progress: bool) -> list:
-    "Rows of every cell, in the plan's order, whichever way the cells ran."
+def _bar(desc: str, weights: dict, cached: int, progress: bool):
+    "A tqdm bar over the cells' predicted cost; the cells done (and from the cache) in its label."
     from tqdm import tqdm
 
-    n = len(plan.cells)
-    chunks = _chunks(n, 1 if n_jobs == 1 and client is None else max(1, n // (8 * max(n_jobs, 2))))
-    results = [None] * len(chunks)
-    with tqdm(total=n, desc="sweep", unit="cell", disable=not progress, leave=False) as bar:
+    note = f", {cached} more from the cache" if cached else ""
+    bar = tqdm(
+        total=sum(weights.values()),
+        desc=f"{desc} 0/{len(weights)} cells{note}",
+        disable=not progress,
+        leave=True,
+        smoothing=0,  # the rate over the whole phase: cells are too uneven for a moving average
+        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]",
+    )
+    bar.phase, bar.cells, bar.n_cells, bar.note = desc, 0, len(weights), note
+    return bar
 
-        def done(j, rows):
-            results[j] = rows
-            bar.update(len(chunks[j]))
 
-        if client is not None:
-            from dask.distributed import as_completed
+def _step(bar, weight: float) -> None:
+    "Move `bar` by one cell of cost `weight`."
+    bar.cells += 1
+    bar.set_description_str(f"{bar.phase} {bar.cells}/{bar.n_cells} cells{bar.note}", refresh=False)
+    bar.update(weight)
 
-            plan_future = client.scatter(plan, broadcast=True)
-            futures = {
-                client.submit(_run_cells, plan_future, c, pure=False): j
-                for j, c in enumerate(chunks)
-            }
+# %% ../nbs/06_experiments.ipynb #ba758eed
+def _execute(plan: _Plan, todo: dict, weights: dict, run: _Run, bar, done: Callable) -> None:
+    "Run each cell of `todo` (index → names), costliest first; `done(i, fits)` as each one ends."
+    order = sorted(todo, key=lambda i: -weights[i])
+
+    def finish(i, fits):
+        done(i, fits)
+        _step(bar, weights[i])
+
+    if run.client is not None:
+        from dask.distributed import as_completed
+
+        plan_future = run.client.scatter(plan, broadcast=True, hash=False)  # a new key per phase
+        futures = {
+            run.client.submit(_run_cell, plan_future, i, todo[i], pure=False): i for i in order
+        }
+        try:
             for fut in as_completed(futures):
-                done(futures[fut], fut.result())
-        elif n_jobs > 1:
-            with ProcessPoolExecutor(
-                n_jobs,
-                mp_context=multiprocessing.get_context("fork"),
-                initializer=_set_plan,
-                initargs=(plan,),
-            ) as pool:
-                futures = {pool.submit(_run_chunk, c): j for j, c in enumerate(chunks)}
-                for fut in as_completed_futures(futures):
-                    done(futures[fut], fut.result())
-        else:
-            for j, c in enumerate(chunks):
-                done(j, _run_cells(plan, c))
-    return [r for rows in results for r in rows]
+                finish(futures[fut], fut.result())
+        except BaseException:
+            run.client.cancel(list(futures))
+            raise
+    elif run.n_jobs > 1 and len(order) > 1:
+        pool = ProcessPoolExecutor(
+            min(run.n_jobs, len(order)),
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_set_plan,
+            initargs=(plan,),
+        )
+        try:
+            futures = {pool.submit(_run_in_worker, i, todo[i]): i for i in order}
+            for fut in as_completed_futures(futures):
+                finish(futures[fut], fut.result())
+        finally:  # interrupted: drop the cells not started rather than wait for them
+            pool.shutdown(wait=True, cancel_futures=True)
+    else:
+        for i in order:
+            finish(i, _run_cell(plan, i, todo[i]))
+
+# %% ../nbs/06_experiments.ipynb #ed41064f
+def _phase(plan: _Plan, idx: Iterable[int], run: _Run, desc: str, weight: Callable) -> dict:
+    "Fits of the cells `idx` (i → name → fit): read from the cache, the rest run and written."
+    fits, stored, keys, todo = {}, {}, {}, {}
+    fps = {a: _fingerprint(f) for a, f in plan.aggregators.items()}
+    for i in idx:
+        ds = plan.datasets[plan.cells[i][0]]
+        names = [a for a in plan.aggregators if _applies(a, ds)]
+        fits[i] = {}
+        if run.cache is not None:
+            keys[i] = run.key(plan, i)
+            stored[i] = run.cache.load(keys[i])
+            fits[i] = {a: f for a, (fp, f) in stored[i].items() if a in names and fp == fps[a]}
+            run.cache.loaded += len(fits[i])
+        if len(fits[i]) < len(names):
+            todo[i] = [a for a in names if a not in fits[i]]
+
+    def done(i, new):
+        fits[i].update(new)
+        if run.cache is not None:
+            stored[i].update({a: (fps[a], f) for a, f in new.items()})
+            run.cache.save(keys[i], stored[i])
+            run.cache.computed += len(new)
+
+    weights = {i: weight(i, names) for i, names in todo.items()}
+    with _bar(desc, weights, len(fits) - len(todo), run.progress and bool(todo)) as bar:
+        _execute(plan, todo, weights, run, bar, done)
+    return {i: {a: fits[i][a] for a in plan.aggregators if a in fits[i]} for i in fits}
+
+
+def _answers_weight(plan: _Plan) -> Callable:
+    "No-privacy cells' cost before any is measured: answers × aggregators."
+    return lambda i, names: len(plan.datasets[plan.cells[i][0]].answers.value) * len(names)
 
 # %% ../nbs/06_experiments.ipynb #7d40c390
+def _sweep_rows(plan: _Plan, clean: dict, fits: dict) -> list:
+    "The table's rows in the plan's order: a cell's fits beside its dataset's no-privacy fits."
+    rows, first = [], {plan.cells[i][0]: i for i in clean}
+    for i, cell_fits in sorted(fits.items()):
+        dname, mname, eps, trial, _ = plan.cells[i]
+        ds = plan.datasets[dname]
+        for a, (value, seconds, t_priv, est, lo, hi, scores) in cell_fits.items():
+            base = clean[first[dname]][a]
+            rows.append(
+                (dname, ds.answers.kind, mname, a, eps, trial, _metric_of(ds, plan.metric), value,
+                 base[0], value - base[0], seconds, t_priv, est, lo, hi, scores, base[-1])
+            )
+    return rows
+
+
 def sweep(
-    data,
-    mechanisms: dict,
-    aggregators: dict,
-    epsilons,
-    trials: int = 10,
-    seed: int = 0,
-    n_jobs: int = 1,
-    client=None,
-    progress: bool = True,
-    metric: Optional[str] = None,
-    task_scores: bool = False,
+    data,  # a Dataset, a list of them, or a dict name → Dataset (each with ground truth)
+    mechanisms: dict,  # name → f(ε) or f(ε, dataset), or a list of registry names
+    aggregators: dict,  # name → factory of (), (mechanism) or (mechanism, dataset); or names
+    epsilons,  # the ε grid (per answer)
+    trials: int = 10,  # perturbations per (dataset, mechanism, ε)
+    seed: int = 0,  # the whole sweep's seed (each cell's: `cell_seed`)
+    n_jobs: int = 1,  # local processes
+    client=None,  # a dask.distributed Client to run the cells on (instead of n_jobs)
+    progress: bool = True,  # one progress bar per phase on standard error
+    metric: Optional[str] = None,  # 'accuracy', 'error_rate' or 'MAE'; None: by the answers' kind
+    task_scores: bool = False,  # keep each row's per-task scores (and the no-privacy ones)
+    cache=None,  # a folder or `SweepCache`: finished fits are read from it and written to it
 ) -> pd.DataFrame:
-    "Privacy–utility table: each dataset × mechanism(ε) × trial perturbed once, all scored on it."
+    "Privacy–utility table (`SWEEP_COLUMNS`): each dataset × mechanism(ε) × trial, all fit on it."
     datasets = _named_datasets(data)
     mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
     aggregators = _factories(aggregators, "aggregators", (0, 1, 2))
@@ -487,30 +651,84 @@ def sweep(
         raise ValueError(
             f"metric must be None or one of {sorted(METRIC_FUNCTIONS)}, got {metric!r}"
         )
-    grid = [(d, m, e, t) for d in datasets for m in mechanisms for e in eps for t in range(trials)]
-    seqs = np.random.SeedSequence(int(seed)).spawn(len(grid))
     for d in datasets:  # a bad ε or factory fails here, before any work is done
         for m in mechanisms:
             [_make_mechanism(mechanisms[m], e, datasets[d]) for e in eps]
-    plan = _Plan(
-        datasets,
-        mechanisms,
-        aggregators,
-        metric,
-        [(*g, s) for g, s in zip(grid, seqs)],
-        bool(task_scores),
+    run = _Run(n_jobs, client, progress, _as_cache(cache), int(seed))
+    grid = [(d, m, e, t) for d in datasets for m in mechanisms for e in eps for t in range(trials)]
+    cells = [_clean_cell(d) for d in datasets] + [(*g, cell_seed(seed, *g)) for g in grid]
+    keep = bool(task_scores) or run.cache is not None  # the cache keeps scores for any later use
+    plan = _Plan(datasets, mechanisms, aggregators, metric, cells, keep)
+    n_clean = len(datasets)
+    clean = _phase(plan, range(n_clean), run, "no privacy", _answers_weight(plan))
+    cost = {(plan.cells[i][0], a): f[1] for i in clean for a, f in clean[i].items()}
+    fits = _phase(
+        plan,
+        range(n_clean, len(cells)),
+        run,
+        "sweep",
+        lambda i, names: 1e-3 + sum(cost[plan.cells[i][0], a] for a in names),
     )
-    clean = _clean_values(plan)
-    rows = _execute(plan, n_jobs, client, progress)
-    df = pd.DataFrame(
-        rows, columns=[c for c in SWEEP_COLUMNS if c not in ("clean", "change")] + ["task_scores"]
+    df = pd.DataFrame(_sweep_rows(plan, clean, fits), columns=SWEEP_COLUMNS + TASK_SCORE_COLUMNS)
+    return df if task_scores else df.drop(columns=TASK_SCORE_COLUMNS)
+
+# %% ../nbs/06_experiments.ipynb #b911d788
+def evaluate(
+    datasets: Sequence[Dataset],  # the datasets to score (those without ground truth are skipped)
+    aggregators: Optional[dict] = None,  # kind → {name: factory}; None: `DEFAULT_AGGREGATORS`
+    progress: bool = True,  # a progress bar on standard error
+    log: Callable[[str], None] = print,  # where a skipped dataset is said
+    cache=None,  # a folder or `SweepCache`: fits read back from it, new ones written (None: none)
+    n_jobs: int = 1,  # local processes
+) -> pd.DataFrame:
+    "A row per (dataset, aggregator) fitted without privacy: its metric, value and seconds."
+    aggregators = DEFAULT_AGGREGATORS if aggregators is None else _check_factories(aggregators)
+    keep = _scorable(datasets, aggregators, log)
+    run = _Run(check_count(n_jobs, "n_jobs"), None, progress, _as_cache(cache), 0)
+    rows = []
+    for kind in dict.fromkeys(ds.answers.kind for ds in keep):  # kinds in the datasets' order
+        named = {f"{j}": ds for j, ds in enumerate(keep) if ds.answers.kind == kind}
+        plan = _Plan(named, {}, aggregators[kind], None, [_clean_cell(k) for k in named], True)
+        fits = _phase(plan, range(len(named)), run, "no privacy", _answers_weight(plan))
+        for j, ds in enumerate(named.values()):
+            metric = METRICS[kind]
+            rows += [(ds.name, kind, a, metric, f[0], f[1]) for a, f in fits[j].items()]
+    return pd.DataFrame(
+        rows, columns=["dataset", "kind", "aggregator", "metric", "value", "seconds"]
     )
-    keys = list(zip(df.dataset, df.aggregator))
-    df.insert(8, "clean", [clean[k][0] for k in keys])
-    df.insert(9, "change", df.value - df.clean)
-    if not task_scores:
-        return df.drop(columns="task_scores")
-    return df.assign(clean_task_scores=[clean[k][1] for k in keys])
+
+# %% ../nbs/06_experiments.ipynb #73cf0a3c
+def wide_table(
+    table: pd.DataFrame, metric: Optional[str] = None, values: str = "value"
+) -> pd.DataFrame:
+    "Datasets × aggregators (in run order) of one column of a tidy table, optionally one metric."
+    sub = table if metric is None else table[table.metric == metric]
+    if sub.empty:
+        raise ValueError(
+            f"metric {metric!r} not in the table; it has {sorted(table.metric.unique())}"
+        )
+    return sub.pivot(index="dataset", columns="aggregator", values=values)[
+        list(pd.unique(sub.aggregator))
+    ]
+
+# %% ../nbs/06_experiments.ipynb #625deb01
+def plot_scores(table: pd.DataFrame, metric: str, ax=None):
+    "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the Axes."
+    import matplotlib.pyplot as plt
+
+    wide = wide_table(table, metric)
+    if ax is None:
+        ax = plt.subplots(figsize=(7, 0.45 * len(wide) + 1.6))[1]
+    y = np.arange(len(wide))
+    for i, (name, col) in enumerate(wide.items()):
+        ax.plot(
+            col.to_numpy(), y + (i - (wide.shape[1] - 1) / 2) * 0.08, "o", label=name, alpha=0.85
+        )
+    ax.set_yticks(y, wide.index)
+    ax.set_xlabel(f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    return ax
 
 # %% ../nbs/06_experiments.ipynb #c20c35bf
 JUDGED_EPS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the ε of the judging grid

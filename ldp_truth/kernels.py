@@ -17,17 +17,17 @@ import scipy.sparse as sp
 
 # %% auto #0
 __all__ = ['EPS', 'KERNEL_PATHS', 'NUMBA_MIN_ANSWERS', 'ONE_PASS_FACTOR', 'SMALL_TABLE', 'prange', 'PREFETCH_AHEAD', 'BLOCKS',
-           'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR', 'ANSWERS_PER_BLOCK',
-           'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path', 'numba_available',
-           'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows', 'class_counts',
-           'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks', 'task_blocks', 'row_view',
-           'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log', 'concave_skills', 'column_sums',
-           'posterior_sums', 'softplus', 'glad_log_like', 'glad_objective', 'mace_answers', 'mace_log_like',
-           'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median', 'sorted_weighted_median',
-           'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale', 'largest_change', 'crh_loss',
-           'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder', 'fused_m_step',
-           'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task', 'repeated_pairs',
-           'subtract_counts']
+           'MIN_BLOCK', 'E_BLOCK', 'SOFTPLUS_CUT', 'EXP_MAX', 'MAD_SIGMA', 'HUBER_C', 'SCALE_PRIOR',
+           'ANSWERS_PER_BLOCK', 'TABLE_BLOCKS', 'SOFTMAX_VALUES', 'M_STEP_VALUES', 'KOS_LIMIT', 'set_kernel_path',
+           'numba_available', 'kernel_path', 'describe_kernels', 'has_answers', 'argmax_labels', 'softmax_rows',
+           'class_counts', 'best_classes', 'vote_shares', 'onehot', 'threads', 'in_blocks', 'even_blocks',
+           'task_blocks', 'row_view', 'e_step', 'observed_counts', 'normalise_confusion', 'blocked_log',
+           'concave_skills', 'column_sums', 'posterior_sums', 'softplus', 'sigmoid', 'glad_log_like', 'glad_objective',
+           'mace_answers', 'mace_log_like', 'mace_counts', 'task_mean', 'task_std', 'sort_by_task', 'task_median',
+           'sorted_weighted_median', 'task_weighted_median', 'task_kth_deviation', 'task_mad', 'robust_scale',
+           'largest_change', 'crh_loss', 'crh_weights', 'moderated_scale', 'huber_rho', 'huber_step', 'AnswerOrder',
+           'fused_m_step', 'fused_channel_m_step', 'kos_messages', 'msr_step', 'rr_flip', 'answers_of', 'by_task',
+           'repeated_pairs', 'subtract_counts']
 
 # %% ../nbs/03a_kernels.ipynb #74961749
 EPS = 1e-10
@@ -448,6 +448,18 @@ def softplus(x: np.ndarray) -> np.ndarray:
     inside = np.abs(x) <= SOFTPLUS_CUT
     return np.where(inside, np.log1p(np.exp(np.where(inside, x, 0.0))), np.maximum(x, 0.0))
 
+
+EXP_MAX = 709.782712893384  # log of the largest double: exp is finite up to it, inf just above
+
+
+def sigmoid(
+    x: np.ndarray,  # real numbers, any shape (NaN and ±inf allowed)
+) -> np.ndarray:
+    "σ(x) = 1 / (1 + e⁻ˣ) as written, bit for bit, but 0 where e⁻ˣ would overflow: 1/(1 + ∞) = 0."
+    z = -np.asarray(x, dtype=np.float64)
+    fits = ~(z > EXP_MAX)  # NaN stays NaN, as in the formula
+    return np.where(fits, 1 / (1 + np.exp(np.where(fits, z, 0.0))), 0.0)
+
 # %% ../nbs/03a_kernels.ipynb #b03466a2
 def _glad_terms(x: np.ndarray, K: int) -> tuple:
     "Per answer: log σ(x) (the class answered) and log((1 − σ(x))/(K − 1)) (each other class)."
@@ -534,11 +546,10 @@ def glad_objective(
         )
         return q, d_alpha, d_beta
     x = alpha[worker] * beta[task]
-    s = 1 / (1 + np.exp(-x))
     if ab is None:
         right, other = _glad_terms(x, P.shape[1])
         p = P[task, value]
-        q, g = p * right + (1 - p) * other, p - s
+        q, g = p * right + (1 - p) * other, p - sigmoid(x)  # σ only here: not through a channel
     else:
         f = _glad_channel_logs(x, value, ab)
         log_sr = sum(_glad_terms(x, 2))  # log σ(x)σ(−x): d log f / dx = b·σ(x)σ(−x) / f

@@ -774,6 +774,8 @@ def run_sweep(
     n_jobs: int = 1,  # local processes
     progress: bool = True,  # show a progress bar
     full: bool = False,  # every aggregator
+    cache=None,  # a folder or `SweepCache` of finished fits (`ldp_truth.experiments.sweep`)
+    client=None,  # a dask.distributed Client to run the cells on (then n_jobs must be 1)
 ) -> pd.DataFrame:
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
@@ -793,6 +795,8 @@ def run_sweep(
                 n_jobs=n_jobs,
                 progress=progress,
                 task_scores=True,
+                cache=cache,
+                client=client,
             )
         )
     return pd.concat(tables, ignore_index=True)
@@ -1106,6 +1110,8 @@ def write_report(
     progress: bool = True,  # show progress bars
     full: bool = False,  # every aggregator and `FULL_TRIALS` trials
     own: Optional[Sequence[Dataset]] = None,  # the user's own datasets: these, no folder
+    cache=None,  # a folder or `SweepCache`: fits kept there are reused, new ones added
+    client=None,  # a dask.distributed Client to run the sweep on (then n_jobs must be 1)
 ) -> Path:
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
@@ -1113,22 +1119,16 @@ def write_report(
     matplotlib.use("Agg")
     start = time.perf_counter()
     out = _report_folder(out)
-    eps, trials = _check_grid(
-        epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
-        trials
-        if trials is not None
-        else (QUICK_TRIALS if quick else FULL_TRIALS if full else REPORT_TRIALS),
-    )
+    default_trials = QUICK_TRIALS if quick else FULL_TRIALS if full else REPORT_TRIALS
+    eps, trials = _check_grid(epsilons or (QUICK_EPSILONS if quick else REPORT_EPSILONS),
+                              default_trials if trials is None else trials)
     if own:
         datasets, real = list(own), list(own)
         root = ", ".join(str(d.meta.get("source", d.name)) for d in own)
     else:
         datasets, real, root = report_datasets(root, names)
-    skipped = [
-        f"`{d.name}` has no ground truth: it is listed but not scored."
-        for d in datasets
-        if not d.n_truth
-    ]
+    skipped = [f"`{d.name}` has no ground truth: it is listed but not scored."
+               for d in datasets if not d.n_truth]
     if len(skipped) == len(datasets):
         raise ValueError(
             f"datasets: none of {[d.name for d in datasets]} has ground truth; nothing to score"
@@ -1142,10 +1142,12 @@ def write_report(
             {k: report_grid(k, quick, full)[1] for k in registry.KINDS},
             progress=progress,
             log=lambda m: None,
+            cache=cache,
+            n_jobs=n_jobs,
         )
         results.to_csv(tmp / "results.csv", index=False)
         seconds["without privacy"], t = time.perf_counter() - t, time.perf_counter()
-        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress, full)
+        table = run_sweep(datasets, eps, trials, quick, seed, n_jobs, progress, full, cache, client)
         table.drop(columns=TASK_SCORE_COLUMNS).to_csv(tmp / "sweep.csv", index=False)
         seconds["privacy–utility sweep"], t = time.perf_counter() - t, time.perf_counter()
         reps = replicates(table, scored, seed=seed)
