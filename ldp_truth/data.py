@@ -767,7 +767,7 @@ def find_data_root(
 
 # %% ../nbs/00_data.ipynb #8498fa44
 def list_datasets(
-    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+    root=None,  # the datasets folder (None: `LDP_TRUTH_DATA` or shared/datasets)
 ) -> list:  # the dataset names, sorted
     "Names of the datasets found (folders holding an `answers.csv`), sorted."
     r = find_data_root(root)
@@ -857,7 +857,7 @@ def truth_from_frame(
 # %% ../nbs/00_data.ipynb #cf17fdde
 def load_dataset(
     name: str,  # a dataset's folder name (see `list_datasets`)
-    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+    root=None,  # the datasets folder (None: `LDP_TRUTH_DATA` or shared/datasets)
 ) -> Dataset:  # the dataset: answers, truth, meta
     "Load a dataset folder (`answers.csv`, `truth.csv`, `meta.json`) by name; see `list_datasets`."
     r = find_data_root(root)
@@ -906,7 +906,7 @@ def _check_counts(ds: Dataset):
 # %% ../nbs/00_data.ipynb #9ebb40db
 def datasets_available(
     *names: str,  # dataset names (none: any dataset)
-    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+    root=None,  # the datasets folder (None: `LDP_TRUTH_DATA` or shared/datasets)
 ) -> bool:  # True when every named dataset loads
     "True if every named dataset loads; otherwise print which are missing and where we looked."
     try:
@@ -947,7 +947,7 @@ def dataset_summary(
 
 # %% ../nbs/00_data.ipynb #9db9296a
 def dataset_table(
-    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+    root=None,  # the datasets folder (None: `LDP_TRUTH_DATA` or shared/datasets)
 ) -> pd.DataFrame:  # one row per dataset found
     "`dataset_summary` of every dataset found."
     return dataset_summary(load_dataset(name, root) for name in list_datasets(root))

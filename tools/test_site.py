@@ -380,7 +380,8 @@ def detectors_fire(exe: str) -> list[str]:
 
 def pages_to_view() -> list[Path]:
     "The landing page, the privacy page and the paper pages (the inference page while there is no paper page)."
-    papers = sorted(SITE.glob("1*_*.html")) or [SITE / "03_inference.html"]
+    papers = [p for p in sorted(SITE.glob("1*_*.html")) if (ROOT / "nbs" / f"{p.stem}.ipynb").exists() and re.search(
+        r"#\|\s*default_exp\s+papers\.", (ROOT / "nbs" / f"{p.stem}.ipynb").read_text())] or [SITE / "03_inference.html"]
     return [SITE / "index.html", SITE / "05_privacy.html", *papers]
 
 
