@@ -122,7 +122,7 @@ def cli_reference(parser: argparse.ArgumentParser) -> str:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     summary = {a.dest: a.help or "" for a in sub._choices_actions}
     lines += ["| command | what it does |", "|---|---|"]
-    lines += [f"| [`{n}`](#{n}) | {summary.get(n, '').replace('|', '/')} |" for n in subs] + [""]
+    lines += [f"| [`{n}`](#{n}) | {flags(summary.get(n, '')).replace('|', '/')} |" for n in subs] + [""]
     for name, sp in subs.items():
         lines += [f"## `ldp-truth {name}` {{#{name}}}", "",
                   f'<p class="cli-doc">{code_spans(sp.description or summary.get(name, ""))}</p>', "",
