@@ -532,7 +532,7 @@ def _step(bar, weight: float) -> None:
     "Move `bar` by one cell of cost `weight`."
     bar.cells += 1
     bar.set_description_str(f"{bar.phase} {bar.cells}/{bar.n_cells} cells{bar.note}", refresh=False)
-    bar.update(weight)
+    bar.update(min(weight, bar.total - bar.n))  # float sums in another order: never past the total
 
 # %% ../nbs/06_experiments.ipynb #ba758eed
 def _execute(plan: _Plan, todo: dict, weights: dict, run: _Run, bar, done: Callable) -> None:
