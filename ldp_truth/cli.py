@@ -44,8 +44,13 @@ __all__ = ['SUBCOMMANDS', 'spec_file', 'privatize_file', 'audit_table', 'budget_
 
 # %% ../nbs/07_cli.ipynb #8726e88b
 def spec_file(
-    out, mechanism: str, classes=None, n_classes=None, project: Optional[str] = None, **options
-) -> dict:
+    out,  # the file to write, or None: print to stdout
+    mechanism: str,  # a --mechanism name (MECHANISMS)
+    classes=None,  # categorical: the class labels in order (declared)
+    n_classes=None,  # categorical: the classes are 0..K-1 (instead of classes)
+    project: Optional[str] = None,  # a name for the task (None: a random hex id)
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, max_answers, ...
+) -> dict:  # the spec written (its JSON as a dict)
     "Write the spec of `mechanism` (command-line values; a random project id unless given)."
     out = _output_file(out)
     project = secrets.token_hex(8) if project is None else project
@@ -99,18 +104,18 @@ from .cli_common import _format_option
 
 
 def privatize_file(
-    src,
-    out,
-    mechanism: Optional[str] = None,
-    seed: Optional[int] = None,
-    classes=None,
-    n_classes: Optional[int] = None,
-    spec=None,
-    secure: bool = False,
+    src,  # the raw answers file (worker, task, label rows; see fmt)
+    out,  # the file to write, or None: print to stdout
+    mechanism: Optional[str] = None,  # a --mechanism name (MECHANISMS), or None with spec
+    seed: Optional[int] = None,  # a seed: a replayable simulation, marked so in each row's hash
+    classes=None,  # categorical: the class labels in order (declared)
+    n_classes: Optional[int] = None,  # categorical: the classes are 0..K-1 (instead of classes)
+    spec=None,  # a spec file (from `ldp-truth spec`), instead of mechanism and its flags
+    secure: bool = False,  # draw noise with OpenDP's samplers (a real device; not with seed)
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
-    **options,
-) -> pd.DataFrame:
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, max_answers, ...
+) -> pd.DataFrame:  # the private answers, with spec_hash per row
     "Run the spec (`spec` file, or from flags) on `src`; write it, spec_hash per row, and its JSON."
     if seed is not None and secure:
         raise UsageError(
@@ -191,14 +196,14 @@ def _privatize(args: argparse.Namespace) -> None:
 
 # %% ../nbs/07_cli.ipynb #c0000014
 def audit_table(
-    mechanism: str,
-    n_classes: int = 2,
-    answers: int = 1,
-    samples: int = 100_000,
-    alpha: float = 0.01,
-    seed: int = 0,
-    **options,
-) -> pd.DataFrame:
+    mechanism: str,  # a --mechanism name (MECHANISMS)
+    n_classes: int = 2,  # categorical mechanisms: the number of classes
+    answers: int = 1,  # answers per worker: the claimed ε is per answer at this many
+    samples: int = 100_000,  # mechanism draws per input of the audit
+    alpha: float = 0.01,  # 1 − the confidence of the lower bound
+    seed: int = 0,  # seed of the mechanism and of the audit's draws
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, ...
+) -> pd.DataFrame:  # rows (quantity, value): claimed ε, audit lower bound, verdict, ...
     "The auditor's (1−α) lower bound on ε beside the claimed ε per answer, as a two-column table."
     kind = mechanism_kind(mechanism)
     m = build_mechanism(
@@ -283,17 +288,17 @@ from .cli_infer import _platform_hash
 
 
 def budget_file(
-    src,
-    out,
-    mechanism: Optional[str] = None,
-    classes=None,
-    n_classes: Optional[int] = None,
-    spec=None,
+    src,  # the raw or private answers file (private: checked against the spec)
+    out,  # the table file to write, or None: print it
+    mechanism: Optional[str] = None,  # a --mechanism name (MECHANISMS), or None with spec
+    classes=None,  # categorical: the class labels in order (declared)
+    n_classes: Optional[int] = None,  # categorical: the classes are 0..K-1 (instead of classes)
+    spec=None,  # a spec file (from `ldp-truth spec`), instead of mechanism and its flags
     over_cap: str = "refuse",  # workers beyond the spec's max_answers: refuse, or drop and list
     duplicates: str = "refuse",  # a (worker, task) pair given twice: refuse, or keep first/last
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
-    **options,
-) -> pd.DataFrame:
+    **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, max_answers, ...
+) -> pd.DataFrame:  # `privacy.budget_report`: per worker, answers, ε per answer and per worker
     "`privacy.budget_report` of the spec (file or flags) on `src`'s raw or private answers."
     out = _output_file(out, inputs=(src, spec))
     declared = _declared_spec(spec, mechanism, classes, n_classes, options)
@@ -701,7 +706,9 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 # %% ../nbs/07_cli.ipynb #5a79ca49
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(
+    argv: Optional[Sequence[str]] = None,  # the command-line arguments (None: sys.argv[1:])
+) -> int:  # the exit status: 0 done (or --help), 2 bad arguments or input
     "The `ldp-truth` console script; returns the exit status (2: bad arguments, nothing written)."
     try:
         args = _parser().parse_args(argv)

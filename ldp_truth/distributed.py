@@ -34,7 +34,9 @@ def _dask():
     return dd, dist
 
 # %% ../nbs/08_distributed.ipynb #0b5ce662
-def is_dask_frame(x) -> bool:
+def is_dask_frame(
+    x,  # any object
+) -> bool:  # whether x is a Dask DataFrame
     "True for a `dask.dataframe.DataFrame` (without importing Dask if nothing imported it)."
     dd = sys.modules.get("dask.dataframe")
     return dd is not None and isinstance(x, dd.DataFrame)
@@ -64,10 +66,10 @@ def _local_client():
 class Codes:
     "Global codes fixed before the first iteration: workers (sorted ids), each raw label's class."
 
-    workers: np.ndarray
-    labels: np.ndarray
-    label_codes: np.ndarray
-    classes: np.ndarray
+    workers: np.ndarray  # the worker ids, sorted: code i is workers[i]
+    labels: np.ndarray  # the raw labels found in the answers
+    label_codes: np.ndarray  # each raw label's class index
+    classes: np.ndarray  # the classes, in code order
 
     @property
     def n_workers(self) -> int:
@@ -83,7 +85,12 @@ def _worker_ids(ddf, worker: str = "worker") -> np.ndarray:
     return _factorize(pd.Series(ddf[worker].unique(split_out=1).compute()))[1]
 
 # %% ../nbs/08_distributed.ipynb #3cea176b
-def factorize_codes(ddf, worker: str = "worker", label: str = "label", classes=None) -> Codes:
+def factorize_codes(
+    ddf,  # the answers, a Dask DataFrame
+    worker: str = "worker",  # its column of worker ids
+    label: str = "label",  # its column of (raw) labels
+    classes=None,  # declared classes in code order; None: integer labels are indices, others sorted
+) -> Codes:  # the global worker and class codes
     "Worker and class codes as `Answers.from_frame` makes them; only unique values reach us."
     workers = _worker_ids(ddf, worker)
     raw = pd.Series(ddf[label].unique(split_out=1).compute())
@@ -504,7 +511,10 @@ class DaskAnswers(_DaskEMPasses, _DaskWeightedPasses, _DaskPartMaps):
             self.client.submit(build, f, codes_f, *self.columns, pure=False) for f in self._frames()
         ]
 
-    def predictions(self, labels) -> "dask.dataframe.Series":
+    def predictions(
+        self,
+        labels,  # a Dask Series by task id: class indices, or truths
+    ) -> "dask.dataframe.Series":  # the labels as a Series `agg_label` (classes, or the truths)
         "`labels` (class indices or truths, by task id) as the labels, a Series `agg_label`."
         if self.kind == "continuous":
             return labels.rename("agg_label")
@@ -603,7 +613,10 @@ def _row_counts(self) -> np.ndarray:
     return self._rows[1]
 
 # %% ../nbs/08_distributed.ipynb #437af049
-def _with_folds_of(self, folds: np.ndarray) -> DaskAnswers:
+def _with_folds_of(
+    self,
+    folds: np.ndarray,  # each answer's held-out fold (int), one per row in the frame's order
+) -> DaskAnswers:  # the same answers carrying the folds
     "The same answers with `folds` (one per row, in the frame's order) carried as the column _FOLD."
     dd, _ = _dask()
     cuts = np.split(np.asarray(folds, dtype=np.int8), np.cumsum(self.row_counts())[:-1])
@@ -622,12 +635,18 @@ def _fold_parts(self) -> list:
     return self._folded
 
 # %% ../nbs/08_distributed.ipynb #b3294f3d
-def _fold(self, f: int) -> _DaskFold:
+def _fold(
+    self,
+    f: int,  # the held-out fold
+) -> _DaskFold:  # the answers outside fold f
     "The answers outside fold f of a `with_folds` frame, for the EM loop and held-out scoring."
     return _DaskFold(self, f)
 
 # %% ../nbs/08_distributed.ipynb #ff649dc4
-def _heldout_summary(self, scores: dict) -> tuple:
+def _heldout_summary(
+    self,
+    scores: dict,  # per model, futures of per-answer held-out log-likelihoods per partition
+) -> tuple:  # (mean per answer, SE of the gap to the best), each a dict by model
     "Each model's mean held-out log-likelihood per answer and the SE of its gap to the best."
     client = self.client
     sums = {

@@ -53,7 +53,9 @@ METRICS = {"categorical": "accuracy", "continuous": "MAE"}
 HIGHER_IS_BETTER = {"accuracy": True, "error_rate": False, "MAE": False}
 
 
-def default_aggregators(kind: str) -> dict:
+def default_aggregators(
+    kind: str,  # 'categorical' or 'continuous'
+) -> dict:  # name → a factory making a fresh aggregator
     "Name → factory of the default aggregators for `kind` ('categorical' or 'continuous')."
     check_choice(kind, "kind", sorted(DEFAULT_AGGREGATORS))
     return dict(DEFAULT_AGGREGATORS[kind])
@@ -65,7 +67,11 @@ def _applies(name: str, ds: Dataset) -> bool:
     return registry.applies(name, A.n_classes if A.kind == "categorical" else None)
 
 # %% ../nbs/06_experiments.ipynb #61016c6c
-def score(ds: Dataset, aggregator: Aggregator, name: Optional[str] = None) -> dict:
+def score(
+    ds: Dataset,  # a dataset with ground truth
+    aggregator: Aggregator,  # an unfitted aggregator instance
+    name: Optional[str] = None,  # the name in the row (None: the aggregator's class name)
+) -> dict:  # one tidy row: dataset, kind, aggregator, metric, value, seconds
     "Fit `aggregator` on `ds.answers`; a tidy row: dataset, kind, aggregator, metric, value, time."
     if not isinstance(ds, Dataset):
         raise TypeError(f"ds must be an ldp_truth.data.Dataset, got {type(ds).__name__}")
@@ -146,7 +152,9 @@ def _check_factories(aggregators: dict) -> dict:
     return aggregators
 
 # %% ../nbs/06_experiments.ipynb #16b620ea
-def synthetic_datasets(rng: RngLike = 0) -> list:
+def synthetic_datasets(
+    rng: RngLike = 0,  # seed or Generator of both datasets
+) -> list:  # [synthetic_ds (categorical, K=4), synthetic_sun (continuous)]
     "Two seeded synthetic datasets: Dawid–Skene workers (K=4, sparse) and Sun et al.'s setting."
     gen = as_generator(rng)
     cat = confusion_workers(
@@ -158,7 +166,10 @@ def synthetic_datasets(rng: RngLike = 0) -> list:
     return [cat, cont]
 
 # %% ../nbs/06_experiments.ipynb #c5629027
-def load_all(names: Optional[Sequence[str]] = None, root=None) -> list:
+def load_all(
+    names: Optional[Sequence[str]] = None,  # dataset names (None: every one found under root)
+    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+) -> list:  # the loaded datasets, in the order of names
     "The named datasets (all found when `names` is None), loaded; unknown names raise, listed."
     return [load_dataset(n, root) for n in (list_datasets(root) if names is None else names)]
 
@@ -184,7 +195,11 @@ SWEEP_COLUMNS = [
 TASK_SCORE_COLUMNS = ["task_scores", "clean_task_scores"]
 
 
-def task_scores(labels: np.ndarray, truth: np.ndarray, metric: str) -> np.ndarray:
+def task_scores(
+    labels: np.ndarray,  # the estimated labels, one per task (-1: unanswered)
+    truth: np.ndarray,  # the true labels, one per task (NaN: unknown)
+    metric: str,  # 'accuracy', 'error_rate' or 'MAE'
+) -> np.ndarray:  # the per-task score of each task with known truth, in task order
     "Each task with known truth, in order: the score `metric` averages (1/0 right, 0/1 wrong, |e|)."
     known = ~np.isnan(truth)
     if metric == "MAE":
@@ -699,8 +714,10 @@ def evaluate(
 
 # %% ../nbs/06_experiments.ipynb #73cf0a3c
 def wide_table(
-    table: pd.DataFrame, metric: Optional[str] = None, values: str = "value"
-) -> pd.DataFrame:
+    table: pd.DataFrame,  # a tidy table (rows as `score` makes them)
+    metric: Optional[str] = None,  # keep this metric's rows only (None: all)
+    values: str = "value",  # the column to spread
+) -> pd.DataFrame:  # datasets × aggregators of `values`
     "Datasets × aggregators (in run order) of one column of a tidy table, optionally one metric."
     sub = table if metric is None else table[table.metric == metric]
     if sub.empty:
@@ -712,7 +729,11 @@ def wide_table(
     ]
 
 # %% ../nbs/06_experiments.ipynb #625deb01
-def plot_scores(table: pd.DataFrame, metric: str, ax=None):
+def plot_scores(
+    table: pd.DataFrame,  # a tidy table (rows as `score` makes them)
+    metric: str,  # the metric to plot ('accuracy' or 'MAE')
+    ax=None,  # the Axes to draw on (None: a new figure)
+):  # the Axes
     "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the Axes."
     import matplotlib.pyplot as plt
 
@@ -734,13 +755,22 @@ def plot_scores(table: pd.DataFrame, metric: str, ax=None):
 JUDGED_EPS = (0.25, 0.5, 1.0, 2.0, 4.0)  # the ε of the judging grid
 
 
-def perturbation_seed(name: str, eps: float, trial: int) -> np.random.SeedSequence:
+def perturbation_seed(
+    name: str,  # the dataset's name
+    eps: float,  # ε per answer (rounded to 0.01)
+    trial: int,  # the trial number
+) -> np.random.SeedSequence:  # the seed of this (dataset, ε, trial)
     "The seed of one perturbation: the same whichever cells run (a subset reproduces the table)."
     return np.random.SeedSequence([29, zlib.crc32(name.encode()), int(round(eps * 100)), trial])
 
 
 # %% ../nbs/06_experiments.ipynb #130bbd1a
-def rr_perturbation(A: Answers, name: str, eps: float, trial: int) -> tuple:
+def rr_perturbation(
+    A: Answers,  # the clean categorical answers
+    name: str,  # the dataset's name (seeds it)
+    eps: float,  # ε per answer of K-ary randomized response
+    trial: int,  # the trial number (seeds it)
+) -> tuple:  # (the K×K transition matrix, the perturbed answers)
     "K-ary randomized response's channel and the answers it perturbed (seed: `perturbation_seed`)."
     mech = RandomizedResponse(eps, A.n_classes)
     rng = np.random.default_rng(perturbation_seed(name, eps, trial))
@@ -748,7 +778,10 @@ def rr_perturbation(A: Answers, name: str, eps: float, trial: int) -> tuple:
 
 
 # %% ../nbs/06_experiments.ipynb #75d79b78
-def gains(df: pd.DataFrame, server: str = "auto") -> pd.DataFrame:
+def gains(
+    df: pd.DataFrame,  # one row per (dataset, epsilon, trial): accuracies of MV, DS and `server`
+    server: str = "auto",  # the column of the aggregator compared
+) -> pd.DataFrame:  # per (dataset, ε): baseline, means, gain and its 95 % half-width
     "Per (dataset, ε): `server`'s paired gain over the better of MV and DS, its 95 % t interval."
     from scipy import stats
 
@@ -776,7 +809,9 @@ def gains(df: pd.DataFrame, server: str = "auto") -> pd.DataFrame:
 
 
 # %% ../nbs/06_experiments.ipynb #cd9ab8bd
-def verdict(g: pd.DataFrame) -> str:
+def verdict(
+    g: pd.DataFrame,  # the table `gains` returns
+) -> str:  # the verdict, one line
     "One line: cells worse beyond the interval, and the mean gain over all cells."
     worse = g.index[g["gain"] + g["± 95 %"] < 0].tolist()
     return (
@@ -828,14 +863,21 @@ _SPARE = [
 MECHANISM_LINES = ("-", "--", "-.", ":")
 
 
-def aggregator_style(name: str) -> tuple:
+def aggregator_style(
+    name: str,  # an aggregator's name (as in the sweep table)
+) -> tuple:  # (colour, marker)
     "An aggregator's (colour, marker) in every figure: AGGREGATOR_STYLE's, else a spare by name."
     if name in AGGREGATOR_STYLE:
         return AGGREGATOR_STYLE[name]
     return _SPARE[sum(map(ord, name)) % len(_SPARE)]
 
 # %% ../nbs/06_experiments.ipynb #d407c659
-def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = True):
+def plot_tradeoff(
+    df: pd.DataFrame,  # the table `sweep` returns (one row per trial)
+    y: str = "value",  # 'value' (the metric) or 'change' (private − clean)
+    axes=None,  # one Axes per dataset (None: a new figure)
+    clean: bool = True,  # draw each aggregator's clean value as a dotted line (y='value' only)
+):  # the Axes, one per dataset
     "Metric (or `y='change'`) vs ε, log axis, ± 1 SE per (mechanism, aggregator), panel per set."
     import matplotlib.pyplot as plt
 
@@ -899,7 +941,11 @@ def plot_tradeoff(df: pd.DataFrame, y: str = "value", axes=None, clean: bool = T
     return axes
 
 # %% ../nbs/06_experiments.ipynb #692ad3c3
-def summary_table(df: pd.DataFrame, digits: int = 3, y: str = "value") -> str:
+def summary_table(
+    df: pd.DataFrame,  # the table `sweep` returns (one row per trial)
+    digits: int = 3,  # decimals printed
+    y: str = "value",  # 'value' (the metric) or 'change' (private − clean)
+) -> str:  # the table, as Markdown
     "Markdown: mean ± 1.96 SE of `y` per (dataset, mechanism, aggregator) × ε, and clean value."
     _check_sweep_table(df)
     if y not in ("value", "change"):

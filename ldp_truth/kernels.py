@@ -42,7 +42,9 @@ _CHOICE: Optional[str] = None  # set_kernel_path's choice (None: $LDP_TRUTH_KERN
 _COMPILED: dict = {}  # the kernels loaded in this process, by name
 
 
-def set_kernel_path(path: Optional[str]) -> None:
+def set_kernel_path(
+    path: Optional[str],  # 'numba', 'numpy', 'auto' (by size), or None: $LDP_TRUTH_KERNELS
+) -> None:
     "Kernels for later fits: 'numba', 'numpy', 'auto' (by size), None (back to $LDP_TRUTH_KERNELS)."
     if path is not None and path not in KERNEL_PATHS:
         raise ValueError(f"path must be None or one of {KERNEL_PATHS}, got {path!r}")
@@ -64,7 +66,10 @@ def numba_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 # %% ../nbs/03a_kernels.ipynb #53f42f58
-def kernel_path(n_answers: int = 0, one_pass: bool = False) -> str:
+def kernel_path(
+    n_answers: int = 0,  # the answers the fit (or pass) reads
+    one_pass: bool = False,  # a single pass: numba only at ONE_PASS_FACTOR× more answers
+) -> str:  # 'numba' or 'numpy'
     "'numba' or 'numpy': the kernels for `n_answers` answers, in a fit or (`one_pass`) one pass."
     path = _chosen()
     if path == "numba" and not numba_available():
@@ -80,7 +85,9 @@ def kernel_path(n_answers: int = 0, one_pass: bool = False) -> str:
     return "numba" if _COMPILED or enough else "numpy"
 
 # %% ../nbs/03a_kernels.ipynb #cb150488
-def describe_kernels(n_answers: int = 0) -> str:
+def describe_kernels(
+    n_answers: int = 0,  # the answers of the fit
+) -> str:  # the line
     "One line: which kernels an iterative fit of `n_answers` answers runs on, and why."
     path, chosen = kernel_path(n_answers), _chosen()
     if path == "numpy":
@@ -182,7 +189,10 @@ def _prefetch_row(x, row, width):
 
 
 # %% ../nbs/03a_kernels.ipynb #c9d02bf8
-def has_answers(task: np.ndarray, n_tasks: int) -> np.ndarray:
+def has_answers(
+    task: np.ndarray,  # each answer's task index
+    n_tasks: int,  # T: the number of tasks
+) -> np.ndarray:  # T booleans
     "Boolean mask over tasks: True where the task has at least one answer."
     if kernel_path(len(task), one_pass=True) == "numba":  # no int64 copy of `task` (bincount's)
         ptr = _run(_starts, _unsigned(task), n_tasks)
@@ -190,14 +200,19 @@ def has_answers(task: np.ndarray, n_tasks: int) -> np.ndarray:
     return np.bincount(task, minlength=n_tasks) > 0
 
 # %% ../nbs/03a_kernels.ipynb #424aee27
-def argmax_labels(scores: np.ndarray, answered: np.ndarray) -> np.ndarray:
+def argmax_labels(
+    scores: np.ndarray,  # tasks × K scores
+    answered: np.ndarray,  # T booleans: the task has answers
+) -> np.ndarray:  # each task's class index, -1 if unanswered
     "Row-wise argmax with ties going to the smallest class index; -1 for tasks with no answers."
     labels = scores.argmax(1)
     labels[~answered] = -1
     return labels
 
 # %% ../nbs/03a_kernels.ipynb #2ee5ea06
-def softmax_rows(L: np.ndarray) -> tuple:
+def softmax_rows(
+    L: np.ndarray,  # rows × K log-weights (floats), overwritten with the probabilities
+) -> tuple:  # (L normalised, each row's log-sum-exp)
     "Rows of exp(L) normalised to sum to 1 (in place in L, stably), and each row's log-sum-exp."
     K = L.shape[1]
     m = L[:, 0].copy()
@@ -213,12 +228,12 @@ def softmax_rows(L: np.ndarray) -> tuple:
 
 # %% ../nbs/03a_kernels.ipynb #f05b1de1
 def class_counts(
-    task: np.ndarray,
-    value: np.ndarray,
-    n_tasks: int,
-    n_classes: int,
-    weight: Optional[np.ndarray] = None,
-) -> np.ndarray:
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's class index (the observed symbol)
+    n_tasks: int,  # T: the number of tasks
+    n_classes: int,  # K: the number of classes
+    weight: Optional[np.ndarray] = None,  # each answer's weight (None: 1)
+) -> np.ndarray:  # T × K (weighted) counts
     "Tasks × classes table of (optionally weighted) votes."
     if kernel_path(len(task), True) == "numba":
         return _numba_class_counts(task, value, n_tasks, n_classes, weight)
@@ -230,13 +245,19 @@ def class_counts(
     )
 
 # %% ../nbs/03a_kernels.ipynb #5f90fd87
-def best_classes(scores: np.ndarray, rtol: float = 0.0) -> np.ndarray:
+def best_classes(
+    scores: np.ndarray,  # tasks × K scores
+    rtol: float = 0.0,  # the relative tolerance (0: the max only)
+) -> np.ndarray:  # T × K booleans
     "Tasks × classes mask of the classes scoring within `rtol` × (1 + |max|) of the row's max."
     top = scores.max(1, keepdims=True)
     return scores >= top - rtol * (1 + np.abs(top))
 
 # %% ../nbs/03a_kernels.ipynb #7d434b46
-def vote_shares(counts: np.ndarray, log_channel: Optional[np.ndarray] = None) -> np.ndarray:
+def vote_shares(
+    counts: np.ndarray,  # tasks × L vote counts
+    log_channel: Optional[np.ndarray] = None,  # K × L log Pr(z | c) (None: the votes' shares)
+) -> np.ndarray:  # T × L shares (T × K with a channel); NaN rows: no votes
     "Each task's class shares of its votes (tasks × L), or via `log_channel` (K × L); NaN: none."
     counts = counts.astype(np.float64)
     none = counts.sum(1) == 0
@@ -249,13 +270,13 @@ def vote_shares(counts: np.ndarray, log_channel: Optional[np.ndarray] = None) ->
 
 # %% ../nbs/03a_kernels.ipynb #b8cfd366
 def onehot(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
-    n_workers: int,
-    n_tasks: int,
-    n_classes: int,
-) -> Union[sp.csr_matrix, "AnswerOrder"]:
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's class index (the observed symbol)
+    n_workers: int,  # W: the number of workers
+    n_tasks: int,  # T: the number of tasks
+    n_classes: int,  # K: the number of classes
+) -> Union[sp.csr_matrix, "AnswerOrder"]:  # T × (W·K) CSR of 0/1, or an `AnswerOrder`
     "The tasks × (worker, observed class) indicator matrix, CSR; compiled path: `AnswerOrder`."
     few = n_workers * n_classes**2 <= SMALL_TABLE  # a table in cache: compiled code gains little
     if kernel_path(len(task), one_pass=few) == "numba":
@@ -290,19 +311,28 @@ def threads() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=min(BLOCKS, os.cpu_count() or 1))
 
 # %% ../nbs/03a_kernels.ipynb #2eed07bb
-def in_blocks(fn: Callable, blocks: list) -> list:
+def in_blocks(
+    fn: Callable,  # a function of one block
+    blocks: list,  # the blocks (slices, from `even_blocks`...)
+) -> list:  # fn's results, in the blocks' order
     "`fn(b)` for each block `b`, in order: on the threads when there are several."
     return [fn(blocks[0])] if len(blocks) == 1 else list(threads().map(fn, blocks))
 
 # %% ../nbs/03a_kernels.ipynb #f3346e45
-def even_blocks(n: int, size: int) -> list:
+def even_blocks(
+    n: int,  # the length to split (rows)
+    size: int,  # the entries the work reads: few make one block
+) -> list:  # the slices of range(n)
     "`BLOCKS` equal slices of range(n) (one if `size` < `BLOCKS` × `MIN_BLOCK` entries)."
     k = BLOCKS if size >= BLOCKS * MIN_BLOCK else 1
     cuts = [n * i // k for i in range(k + 1)]
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
 # %% ../nbs/03a_kernels.ipynb #4b03ca34
-def task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
+def task_blocks(
+    X: sp.csr_matrix,  # a tasks × columns CSR matrix (the answers)
+    most: Optional[int] = None,  # answers per block at most (None: no limit)
+) -> list:  # slices of X's rows
     "Row (task) ranges of X with about equal numbers of answers (at most `most` each if given)."
     k = BLOCKS if X.nnz >= BLOCKS * MIN_BLOCK else 1
     if most:
@@ -315,7 +345,11 @@ def task_blocks(X: sp.csr_matrix, most: Optional[int] = None) -> list:
     return [slice(a, b) for a, b in zip(cuts[:-1], cuts[1:])]
 
 # %% ../nbs/03a_kernels.ipynb #86a6d8e5
-def row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix:
+def row_view(
+    X: sp.csr_matrix,  # a CSR matrix
+    s: slice,  # the rows (a slice with start and stop, step 1)
+    transpose: bool = False,  # give the rows' transpose (CSC)
+) -> sp.spmatrix:  # the view, CSR (CSC if transpose)
     "Rows `s` of X as CSR (or transposed, CSC) sharing X's data and indices: no copy of answers."
     if s.start == 0 and s.stop == X.shape[0]:
         return X.T if transpose else X  # one block: no new matrix
@@ -335,8 +369,11 @@ def row_view(X: sp.csr_matrix, s: slice, transpose: bool = False) -> sp.spmatrix
 
 # %% ../nbs/03a_kernels.ipynb #816273d9
 def e_step(
-    X: sp.csr_matrix, log_conf: np.ndarray, log_prior: np.ndarray, out: Optional[np.ndarray] = None
-) -> tuple:
+    X: sp.csr_matrix,  # `onehot`'s T × (W·L) CSR, or its compiled twin `AnswerOrder`
+    log_conf: np.ndarray,  # (W, K, L): log Pr(answer z | truth c) per worker
+    log_prior: np.ndarray,  # K: log Pr(c)
+    out: Optional[np.ndarray] = None,  # T × K array for the posteriors (None: new)
+) -> tuple:  # (T × K posteriors, the log-likelihood)
     "Task posteriors (tasks × K, into `out` if given), log-likelihood, from log Pr(z | c)."
     if not sp.issparse(X):
         return _numba_e_step(X, log_conf, log_prior, out)
@@ -354,9 +391,9 @@ def e_step(
 def observed_counts(
     X: sp.csr_matrix,  # the one-hot matrix, or the compiled path's `AnswerOrder`
     P: np.ndarray,  # tasks × K posteriors
-    n_workers: int,
+    n_workers: int,  # W: the number of workers
     out: Optional[np.ndarray] = None,  # compiled path: the (W, L, K) table to write into
-) -> np.ndarray:
+) -> np.ndarray:  # (W, K, L) expected counts
     "Expected counts N[w, c, z] = Σ over w's answers z of Pr(truth = c), by task block; (W, c, z)."
     if not sp.issparse(X):
         return _numba_observed_counts(X, P, out)
@@ -370,7 +407,10 @@ def observed_counts(
     return N.reshape(n_workers, -1, K).transpose(0, 2, 1)
 
 # %% ../nbs/03a_kernels.ipynb #fd2fbce8
-def normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
+def normalise_confusion(
+    N: np.ndarray,  # (W, K, L) expected counts
+    smoothing: float,  # pseudo-count added to every cell
+) -> np.ndarray:  # (W, K, L), each row summing to 1
     "Rows of N + smoothing, floored at EPS, normalised to sum 1 (smoothing=0: crowd-kit's M-step)."
     if kernel_path(N.size) == "numba":
         return _numba_normalise(N, smoothing)
@@ -384,7 +424,9 @@ def normalise_confusion(N: np.ndarray, smoothing: float) -> np.ndarray:
     return E
 
 # %% ../nbs/03a_kernels.ipynb #97e087dd
-def blocked_log(E: np.ndarray) -> np.ndarray:
+def blocked_log(
+    E: np.ndarray,  # a positive (W, K, L) array
+) -> np.ndarray:  # log E, same shape
     "np.log(E) in E's memory layout, blocks of workers on the threads (the M-step's largest pass)."
     if kernel_path(E.size) == "numba":
         return np.log(E)  # no thread pool on the compiled path
@@ -394,15 +436,15 @@ def blocked_log(E: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/03a_kernels.ipynb #d4ec3a60
 def concave_skills(
-    n: np.ndarray,
-    a: np.ndarray,
-    b: np.ndarray,
-    C: np.ndarray,
-    pseudo,
-    target,
-    s0: np.ndarray,
-    iters: int = 50,
-) -> np.ndarray:
+    n: np.ndarray,  # workers × groups: expected answers in each group
+    a: np.ndarray,  # per group: a_g, the intercept of its probability
+    b: np.ndarray,  # per group: b_g, its slope in s
+    C: np.ndarray,  # groups × skills: 1 where a group's probability uses that skill
+    pseudo,  # the prior's strength in pseudo-answers (scalar or per worker)
+    target,  # the prior's mean skill t (scalar or per worker)
+    s0: np.ndarray,  # the start, workers × skills (a warm start)
+    iters: int = 50,  # Newton steps at most
+) -> np.ndarray:  # workers × skills, in (0, 1)
     "Skills s maximising Σ_g n[·,g] log(a_g + s·b_g) + pseudo·(t log s + (1−t) log(1−s))."
 
     def slope_curve(s):
@@ -430,12 +472,17 @@ def concave_skills(
     return s
 
 # %% ../nbs/03a_kernels.ipynb #c9341d84
-def column_sums(x: np.ndarray) -> np.ndarray:
+def column_sums(
+    x: np.ndarray,  # a 2-D array, rows × few columns
+) -> np.ndarray:  # one sum per column
     "Σ over the rows of a narrow 2-D array (einsum: 3× faster than x.sum(0) on a narrow array)."
     return np.einsum("tk->k", x)
 
 # %% ../nbs/03a_kernels.ipynb #c9341d85
-def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
+def posterior_sums(
+    P: np.ndarray,  # tasks × K posteriors
+    unanswered: np.ndarray,  # the indices of the unanswered tasks
+) -> tuple:  # (K sums, the answered tasks' count)
     "Σ of the posteriors over the answered tasks (`unanswered`: the others), and their count."
     return column_sums(P) - P[unanswered].sum(0), len(P) - len(unanswered)
 
@@ -443,7 +490,9 @@ def posterior_sums(P: np.ndarray, unanswered: np.ndarray) -> tuple:
 SOFTPLUS_CUT = 30.0  # crowd-kit's limit: softplus(x) is x above it and 0 below −it
 
 
-def softplus(x: np.ndarray) -> np.ndarray:
+def softplus(
+    x: np.ndarray,  # real numbers, any shape
+) -> np.ndarray:  # log(1 + eˣ), same shape
     "log(1 + eˣ), as crowd-kit's GLAD computes it: x above SOFTPLUS_CUT, 0 below −SOFTPLUS_CUT."
     inside = np.abs(x) <= SOFTPLUS_CUT
     return np.where(inside, np.log1p(np.exp(np.where(inside, x, 0.0))), np.maximum(x, 0.0))
@@ -467,12 +516,12 @@ def _glad_terms(x: np.ndarray, K: int) -> tuple:
 
 # %% ../nbs/03a_kernels.ipynb #0bb83eee
 def glad_log_like(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's class index (the observed symbol)
     alpha: np.ndarray,  # each worker's ability
     beta: np.ndarray,  # each task's inverse difficulty (> 0)
-    n_tasks: int,
+    n_tasks: int,  # T: the number of tasks
     K: int,  # true classes
     ab: Optional[tuple] = None,  # channel terms (a, b), K×L: Pr(z | c) = a + σ·b (None: no channel)
 ) -> np.ndarray:
@@ -528,9 +577,9 @@ def _glad_ll(worker, task, value, alpha, beta, a, b, out):
 
 # %% ../nbs/03a_kernels.ipynb #f7ea0f10
 def glad_objective(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's class index (the observed symbol)
     alpha: np.ndarray,  # each worker's ability
     beta: np.ndarray,  # each task's inverse difficulty (> 0)
     P: np.ndarray,  # tasks × K posteriors of the E-step
@@ -594,11 +643,11 @@ def _mace_table(g: np.ndarray, s: np.ndarray, M: np.ndarray) -> np.ndarray:
 
 # %% ../nbs/03a_kernels.ipynb #d1e2f3a4
 def mace_answers(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
-    n_workers: int,
-    n_tasks: int,
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's symbol (< n_symbols)
+    n_workers: int,  # W: the number of workers
+    n_tasks: int,  # T: the number of tasks
     n_symbols: int,  # L: the symbols an answer may take (the channel's columns)
 ) -> Optional[sp.csr_matrix]:
     "The MACE kernels' NumPy operand: the tasks × (worker, symbol) count matrix (compiled: None)."
@@ -610,13 +659,13 @@ def mace_answers(
 
 # %% ../nbs/03a_kernels.ipynb #e32634ed
 def mace_log_like(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's symbol
     g: np.ndarray,  # W×L: each worker's spamming weight times Pr(symbol z | spamming)
     s: np.ndarray,  # W: each worker's weight of answering truly
     M: np.ndarray,  # K×L channel (the identity without one)
-    n_tasks: int,
+    n_tasks: int,  # T: the number of tasks
     X: Optional[sp.csr_matrix] = None,  # `mace_answers` of these answers, if built already
 ) -> np.ndarray:
     "Tasks × K: Σ over each task's answers of log(g[w, z] + s[w]·M[c, z])."
@@ -638,9 +687,9 @@ def _mace_ll(worker, task, value, log_f, out):
 
 # %% ../nbs/03a_kernels.ipynb #daa43aee
 def mace_counts(
-    worker: np.ndarray,
-    task: np.ndarray,
-    value: np.ndarray,
+    worker: np.ndarray,  # each answer's worker index
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's symbol
     g: np.ndarray,  # W×L: each worker's spamming weight times Pr(symbol z | spamming)
     s: np.ndarray,  # W: each worker's weight of answering truly
     M: np.ndarray,  # K×L channel (the identity without one)
@@ -672,8 +721,11 @@ def _mace_sums(worker, task, value, P, C):
 
 # %% ../nbs/03a_kernels.ipynb #912dbab6
 def task_mean(
-    task: np.ndarray, value: np.ndarray, n_tasks: int, weight: Optional[np.ndarray] = None
-) -> np.ndarray:
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's value
+    n_tasks: int,  # T: the number of tasks
+    weight: Optional[np.ndarray] = None,  # each answer's weight (None: 1)
+) -> np.ndarray:  # T means
     "(Weighted) mean of each task's answers; NaN for tasks with no answers."
     w = np.ones(len(value)) if weight is None else weight
     num = np.bincount(task, weights=w * value, minlength=n_tasks)
@@ -682,14 +734,23 @@ def task_mean(
         return num / den
 
 # %% ../nbs/03a_kernels.ipynb #8fcc166c
-def task_std(task: np.ndarray, value: np.ndarray, n_tasks: int, mean: np.ndarray) -> np.ndarray:
+def task_std(
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's value
+    n_tasks: int,  # T: the number of tasks
+    mean: np.ndarray,  # T: each task's centre
+) -> np.ndarray:  # T standard deviations
     "Population standard deviation of each task's answers about `mean`; NaN without answers."
     n = np.bincount(task, minlength=n_tasks)
     with np.errstate(invalid="ignore"):
         return np.sqrt(np.bincount(task, weights=(value - mean[task]) ** 2, minlength=n_tasks) / n)
 
 # %% ../nbs/03a_kernels.ipynb #99d3e0eb
-def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
+def sort_by_task(
+    task: np.ndarray,  # each answer's task index
+    value: np.ndarray,  # each answer's value
+    n_tasks: int,  # T: the number of tasks
+) -> tuple:
     "Answers sorted by (task, value): (order, task starts and counts, sorted values and tasks)."
     if kernel_path(len(task)) == "numba":
         return _numba_sort_by_task(task, value, n_tasks)
@@ -700,7 +761,9 @@ def sort_by_task(task: np.ndarray, value: np.ndarray, n_tasks: int) -> tuple:
     return order, np.cumsum(count) - count, count, value[order], task[order]
 
 # %% ../nbs/03a_kernels.ipynb #800e43a4
-def task_median(by_task: tuple) -> np.ndarray:
+def task_median(
+    by_task: tuple,  # `sort_by_task`'s tuple of these answers
+) -> np.ndarray:  # T medians
     "Median of each task's answers (mean of the middle two for an even count); NaN: no answers."
     _, start, count, v, _ = by_task
     ok = count > 0
@@ -709,7 +772,10 @@ def task_median(by_task: tuple) -> np.ndarray:
     return out
 
 # %% ../nbs/03a_kernels.ipynb #2fc6a489
-def sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
+def sorted_weighted_median(
+    by_task: tuple,  # `sort_by_task`'s tuple of these answers
+    weight: np.ndarray,  # positive weights, in by_task's sorted order
+) -> np.ndarray:  # T weighted medians
     "Weighted median per task, positive weights in `by_task`'s sorted order; NaN unanswered."
     if kernel_path(len(weight)) == "numba":
         return _numba_weighted_median(by_task, weight)
@@ -724,7 +790,10 @@ def sorted_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
     return np.where(ok, (v[np.minimum(lo, n)] + v[np.minimum(hi, n)]) / 2, np.nan)
 
 # %% ../nbs/03a_kernels.ipynb #d7f04c20
-def task_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
+def task_weighted_median(
+    by_task: tuple,  # `sort_by_task`'s tuple of these answers
+    weight: np.ndarray,  # each answer's positive weight, answers' order
+) -> np.ndarray:  # T weighted medians
     "Weighted median per task (positive weights, in the answers' order); NaN without answers."
     return sorted_weighted_median(by_task, weight[by_task[0]])
 
@@ -732,7 +801,11 @@ def task_weighted_median(by_task: tuple, weight: np.ndarray) -> np.ndarray:
 MAD_SIGMA = 1.482602218505602  # 1 / Φ⁻¹(3/4)
 
 
-def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.ndarray:
+def task_kth_deviation(
+    by_task: tuple,  # `sort_by_task`'s tuple of these answers
+    centre: np.ndarray,  # T: each task's centre
+    t: np.ndarray,  # T × C ranks (≥ 1) of the deviations wanted
+) -> np.ndarray:  # T × C deviations
     "The t[:, c]-th smallest |answer − centre| per task (t ≥ 1), binary search of sorted runs."
     _, start, count, v, task = by_task
     below = np.bincount(task, weights=v < centre[task], minlength=len(count)).astype(np.int64)[
@@ -761,7 +834,10 @@ def task_kth_deviation(by_task: tuple, centre: np.ndarray, t: np.ndarray) -> np.
     return np.maximum(left(lo - 1), right(t - lo - 1))
 
 # %% ../nbs/03a_kernels.ipynb #b3824965
-def task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
+def task_mad(
+    by_task: tuple,  # `sort_by_task`'s tuple of these answers
+    centre: np.ndarray,  # T: each task's centre
+) -> np.ndarray:  # T scaled MADs
     "MAD_SIGMA × each task's MAD about `centre` (0 if most answers equal it; NaN unanswered)."
     if kernel_path(len(by_task[3])) == "numba":
         return _numba_mad(by_task, centre)
@@ -772,7 +848,10 @@ def task_mad(by_task: tuple, centre: np.ndarray) -> np.ndarray:
     return MAD_SIGMA * np.where(count > 0, mad, np.nan)
 
 # %% ../nbs/03a_kernels.ipynb #5fa1f7fa
-def robust_scale(mad: np.ndarray, fallback: Optional[float] = None) -> np.ndarray:
+def robust_scale(
+    mad: np.ndarray,  # each task's MAD
+    fallback: Optional[float] = None,  # the scale where MAD = 0 (None: median positive MAD, or 1)
+) -> np.ndarray:  # each task's scale, > 0
     "`mad` where > 0, else `fallback` (None: the median of the positive MADs, 1 if none)."
     if fallback is None:
         positive = mad[mad > 0]
@@ -780,18 +859,29 @@ def robust_scale(mad: np.ndarray, fallback: Optional[float] = None) -> np.ndarra
     return np.where(mad > 0, mad, fallback)
 
 # %% ../nbs/03a_kernels.ipynb #34dbc58e
-def largest_change(new: np.ndarray, old: np.ndarray, scale: np.ndarray) -> float:
+def largest_change(
+    new: np.ndarray,  # each task's new truth
+    old: np.ndarray,  # its previous truth
+    scale: np.ndarray,  # each task's scale (> 0)
+) -> float:  # the largest |new − old| / scale
     "Largest move of a task's truth in units of the task's scale (tasks without answers ignored)."
     d = np.abs(new - old) / scale
     return float(np.max(d, initial=0.0, where=np.isfinite(d)))
 
 # %% ../nbs/03a_kernels.ipynb #5a375466
-def crh_loss(r: np.ndarray, spread: np.ndarray, squared: bool, cap: float) -> np.ndarray:
+def crh_loss(
+    r: np.ndarray,  # each answer's residual (answer − truth)
+    spread: np.ndarray,  # each answer's task spread
+    squared: bool,  # squared loss, else absolute loss capped at `cap`
+    cap: float,  # the absolute loss's cap
+) -> np.ndarray:  # each answer's loss
     "Each answer's CRH loss at residual `r`: r²/spread (squared), min(|r|/spread, cap) (absolute)."
     return r**2 / spread if squared else np.minimum(np.abs(r) / spread, cap)
 
 # %% ../nbs/03a_kernels.ipynb #be272183
-def crh_weights(total: np.ndarray) -> np.ndarray:
+def crh_weights(
+    total: np.ndarray,  # each source's total loss
+) -> np.ndarray:  # each source's weight
     "CRH's w_k = −log(loss_k / Σ loss) from source totals (weights floored at EPS); 1 if no loss."
     if total.sum() <= 0:
         return np.ones(len(total))
@@ -802,7 +892,11 @@ HUBER_C = 1.345  # Huber's constant: 95 % efficiency for normal answers
 SCALE_PRIOR = 10.0  # the pooled scale counts as this many answers in a task's moderated scale
 
 
-def moderated_scale(mad: np.ndarray, count: np.ndarray, prior: float = SCALE_PRIOR) -> np.ndarray:
+def moderated_scale(
+    mad: np.ndarray,  # each task's MAD
+    count: np.ndarray,  # each task's number of answers
+    prior: float = SCALE_PRIOR,  # answers the pooled scale counts as
+) -> np.ndarray:  # each task's scale
     "√((n·MAD² + prior·s0²)/(n + prior)) per task, s0 the median of the positive MADs (1 if none)."
     positive = mad[mad > 0]
     pooled = np.median(positive) if len(positive) else 1.0
@@ -811,20 +905,24 @@ def moderated_scale(mad: np.ndarray, count: np.ndarray, prior: float = SCALE_PRI
     )
 
 # %% ../nbs/03a_kernels.ipynb #fcf9df8a
-def huber_rho(a: np.ndarray, cap: float, c: float = HUBER_C) -> np.ndarray:
+def huber_rho(
+    a: np.ndarray,  # |residual| in task scales
+    cap: float,  # the loss is flat beyond it
+    c: float = HUBER_C,  # Huber's constant
+) -> np.ndarray:  # the loss, same shape as a
     "Huber's loss ρ_c at |residual| `a` (in task scales), flat beyond `cap`."
     a = np.minimum(a, cap)
     return np.where(a <= c, a * a / 2, c * a - c * c / 2)
 
 # %% ../nbs/03a_kernels.ipynb #15f190e9
 def huber_step(
-    u: np.ndarray,
-    weight: np.ndarray,
-    task: np.ndarray,
-    n_tasks: int,
-    cap: float,
-    c: float = HUBER_C,
-) -> np.ndarray:
+    u: np.ndarray,  # each answer's (answer − truth) / task scale
+    weight: np.ndarray,  # each answer's weight
+    task: np.ndarray,  # each answer's task index
+    n_tasks: int,  # T: the number of tasks
+    cap: float,  # an answer with |u| > cap has no say
+    c: float = HUBER_C,  # Huber's constant
+) -> np.ndarray:  # T steps, in task scales
     "Each task's Newton step (task scales) for Σ w·ρ_c(u), u = (answer − truth)/scale; 0 if no say."
     a = np.abs(u)
     psi = np.clip(u, -c, c)
@@ -886,12 +984,12 @@ class AnswerOrder:
 
     def __init__(
         self,
-        worker: np.ndarray,
-        task: np.ndarray,
-        value: np.ndarray,
-        n_workers: int,
-        n_tasks: int,
-        n_classes: int,
+        worker: np.ndarray,  # each answer's worker index
+        task: np.ndarray,  # each answer's task index
+        value: np.ndarray,  # each answer's class index (the observed symbol)
+        n_workers: int,  # W: the number of workers
+        n_tasks: int,  # T: the number of tasks
+        n_classes: int,  # L: the number of observed classes (symbols)
     ):
         worker, task, value = _unsigned(worker), _unsigned(task), _unsigned(value)
         self.shape, tptr = (n_workers, n_classes), _run(_starts, task, n_tasks)
@@ -909,7 +1007,12 @@ class AnswerOrder:
             self.wptr, self.mcuts = _unsigned(wptr), _cuts(wptr)
         self._tables: dict = {}
 
-    def table(self, name: str, n_classes: int, rows: Optional[int] = None) -> np.ndarray:
+    def table(
+        self,
+        name: str,  # the table's name ('parts': one table per block)
+        n_classes: int,  # K: its last axis
+        rows: Optional[int] = None,  # its middle axis (None: L)
+    ) -> np.ndarray:  # the table (uninitialised on first use)
         "Work table `name` ('parts': one per by-task block), (W, `rows` or L, K): made once."
         if (name, n_classes, rows) not in self._tables:
             blocks = (len(self.mcuts) - 1,) if name == "parts" else ()
@@ -1132,7 +1235,7 @@ def _numba_normalise(
 
 # %% ../nbs/03a_kernels.ipynb #87c2ee3c
 def fused_m_step(
-    order: AnswerOrder,
+    order: AnswerOrder,  # these answers' `AnswerOrder`
     P: np.ndarray,  # tasks × K posteriors
     smoothing: float,  # pseudo-count added to every cell
     counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
@@ -1183,7 +1286,7 @@ def _ds_channel_m_step(N, E, M, Q, smoothing, O, cuts):
 
 # %% ../nbs/03a_kernels.ipynb #18097b9f
 def fused_channel_m_step(
-    order: AnswerOrder,
+    order: AnswerOrder,  # these answers' `AnswerOrder`
     P: np.ndarray,  # tasks × K posteriors
     smoothing: float,  # pseudo-count added to every cell
     channel: np.ndarray,  # K × L: Pr(observed symbol z | the worker's own answer x)
@@ -1338,8 +1441,8 @@ def kos_messages(
     worker: np.ndarray,  # each answer's worker index
     sign: np.ndarray,  # each answer as ±1.0
     y: np.ndarray,  # each answer's worker message y_{j→i}, the start; updated in place
-    n_tasks: int,
-    n_workers: int,
+    n_tasks: int,  # T: the number of tasks
+    n_workers: int,  # W: the number of workers
     n_iter: int,  # most iterations
     limit: float = KOS_LIMIT,  # stop before a message sum exceeds this
 ) -> int:
@@ -1423,7 +1526,12 @@ def _flip_loop(x, u, p, k, out):
             out[i] = x[i]
 
 # %% ../nbs/03a_kernels.ipynb #fe2f1eff
-def rr_flip(x: np.ndarray, u: np.ndarray, p_flip, k: int) -> np.ndarray:
+def rr_flip(
+    x: np.ndarray,  # the symbols (each < k)
+    u: np.ndarray,  # 2n uniforms in [0, 1): u[i] flips x[i], u[n + i] picks its new symbol
+    p_flip,  # the flip probability: a scalar, or one per answer
+    k: int,  # the number of symbols
+) -> np.ndarray:  # the flipped symbols
     "Symbols x[i] < k flipped where u[i] < p_flip (scalar or per answer) to one set by u[n + i]."
     n = len(x)
     if kernel_path(n, one_pass=True) == "numba":
@@ -1453,7 +1561,11 @@ def _answers_of(task, bits, rank, pos, local):
     return k
 
 # %% ../nbs/03a_kernels.ipynb #6966a1c0
-def answers_of(task: np.ndarray, rank: np.ndarray, n: int) -> tuple:
+def answers_of(
+    task: np.ndarray,  # each answer's task index
+    rank: np.ndarray,  # per task: its rank among the asked tasks (−1: not asked)
+    n: int,  # the number of answers to the asked tasks
+) -> tuple:  # (positions, their tasks' ranks)
     "Positions (ascending) of the `n` answers whose task has a `rank` ≥ 0 (−1: not asked), and it."
     if kernel_path(len(task)) != "numba":
         local = rank[task]
@@ -1527,7 +1639,7 @@ def repeated_pairs(
     ptr: np.ndarray,  # answers grouped by task: where each task's run starts (n_tasks + 1)
     n_old: np.ndarray,  # each task's old answers, the first of its run (the rest are new)
     worker: np.ndarray,  # each grouped answer's worker (< n_workers)
-    n_workers: int,
+    n_workers: int,  # W: the number of workers
 ) -> int:
     "How many old answers have a new answer by the same worker to the same task."
     if kernel_path(len(worker)) != "numba":

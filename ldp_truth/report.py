@@ -19,27 +19,23 @@ import pandas as pd
 from . import __version__, registry
 from .data import Dataset, dataset_summary, find_data_root, list_datasets
 from .experiments import (HIGHER_IS_BETTER, TASK_SCORE_COLUMNS, _make_aggregator,
-                                   aggregator_style,
                                    evaluate, load_all, sweep, synthetic_datasets,
                                    task_scores, wide_table)
 from .inference import CHANNEL_DEFAULTS
 from .mechanisms import NoPrivacy
 from .privacy import budget_report
+from .report_figures import (CONSTANT, NO_PRIVACY, _digits, _num, plot_dataset,
+                                       plot_overview)
 
 # %% auto #0
-__all__ = ['CONSTANT', 'NO_PRIVACY', 'LEVEL', 'TOLERANCE', 'DEGENERATE_SHARE', 'CONSTANT_STYLE', 'REPORT_EPSILONS',
-           'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS', 'FULL_TRIALS', 'FULL_ONLY', 'QUICK_AGGREGATORS',
-           'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING', 'AGREEMENT', 'constant_labels', 'task_weights',
-           'bootstrap_means', 'interval', 'better', 'replicates', 'summarise', 'headline', 'tolerance', 'recommend',
-           'top_share', 'degenerate', 'degenerate_fits', 'headline_sentences', 'headline_markdown', 'advice_markdown',
-           'spread', 'plot_dataset', 'kept_share', 'plot_overview', 'dataset_table', 'report_datasets', 'report_grid',
-           'run_sweep', 'markdown_table', 'budget_summary', 'replace_folder', 'write_report']
+__all__ = ['LEVEL', 'TOLERANCE', 'DEGENERATE_SHARE', 'REPORT_EPSILONS', 'QUICK_EPSILONS', 'REPORT_TRIALS', 'QUICK_TRIALS',
+           'FULL_TRIALS', 'FULL_ONLY', 'QUICK_AGGREGATORS', 'BUDGET_EPSILON', 'SYNTHETIC', 'EPSILON_MEANING',
+           'AGREEMENT', 'constant_labels', 'task_weights', 'bootstrap_means', 'interval', 'better', 'replicates',
+           'summarise', 'headline', 'tolerance', 'recommend', 'top_share', 'degenerate', 'degenerate_fits',
+           'headline_sentences', 'headline_markdown', 'advice_markdown', 'dataset_table', 'report_datasets',
+           'report_grid', 'run_sweep', 'markdown_table', 'budget_summary', 'replace_folder', 'write_report']
 
 # %% ../nbs/09_report.ipynb #7cacd84c
-CONSTANT = "constant answer"
-NO_PRIVACY = "no privacy"
-
-
 def constant_labels(
     ds: Dataset,  # the dataset whose tasks get one answer
 ) -> np.ndarray:
@@ -65,7 +61,11 @@ def task_weights(
     )
 
 # %% ../nbs/09_report.ipynb #3ad1a88d
-def bootstrap_means(scores: np.ndarray, weights: np.ndarray, rng) -> np.ndarray:
+def bootstrap_means(
+    scores: np.ndarray,  # trials × tasks scores (one trial: a vector over tasks)
+    weights: np.ndarray,  # n_boot × tasks resampling weights (`task_weights`)
+    rng,  # seed or generator of the trials' resampling
+) -> np.ndarray:  # n_boot replicates of the mean score
     "Replicates of the mean of trials × tasks scores: tasks resampled by `weights`, trials by rng."
     scores = np.atleast_2d(np.asarray(scores, dtype=np.float64))
     reps = weights @ scores.mean(axis=0).astype(
@@ -88,7 +88,10 @@ def bootstrap_means(scores: np.ndarray, weights: np.ndarray, rng) -> np.ndarray:
     )  # √(T/(T−1)): few trials, unbiased spread
 
 # %% ../nbs/09_report.ipynb #a7b4931f
-def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple:
+def interval(
+    replicates: np.ndarray,  # bootstrap replicates of one mean
+    level: float = LEVEL,  # the interval's coverage
+) -> tuple:  # (lower, upper)
     "The percentile interval (lower, upper) of bootstrap replicates at `level`."
     lo, hi = np.quantile(replicates, [(1 - level) / 2, (1 + level) / 2])
     return float(lo), float(hi)
@@ -257,7 +260,10 @@ def headline(
 TOLERANCE = {"accuracy": 0.02, "MAE": 0.10}  # accuracy: absolute; MAE: share of the no-privacy MAE
 
 
-def tolerance(metric: str, clean: float) -> float:
+def tolerance(
+    metric: str,  # 'accuracy' or 'MAE'
+    clean: float,  # the best score without privacy
+) -> float:  # the loss accepted, in the metric's units
     "The loss a user accepts on `metric` when the best score without privacy is `clean`."
     return TOLERANCE[metric] * (abs(clean) if metric == "MAE" else 1.0)
 
@@ -313,14 +319,20 @@ def recommend(
 DEGENERATE_SHARE = 0.9
 
 
-def top_share(labels: np.ndarray) -> float:
+def top_share(
+    labels: np.ndarray,  # class indices, NaN where missing
+) -> float:  # a share in [0, 1], or NaN
     "Share of the commonest value among the non-missing `labels` (class indices); NaN when none."
     x = np.asarray(labels, dtype=np.float64)
     x = x[~np.isnan(x)].astype(np.int64)
     return float(np.bincount(x).max() / len(x)) if len(x) else math.nan
 
 
-def degenerate(labels: np.ndarray, ds: Dataset, share: float = DEGENERATE_SHARE) -> dict:
+def degenerate(
+    labels: np.ndarray,  # the fit's class index per task (NaN: none)
+    ds: Dataset,  # the categorical dataset it was fitted on
+    share: float = DEGENERATE_SHARE,  # label share of one class above which a fit may be degenerate
+) -> dict:  # labels, truth, answers (top shares) and flagged
     """Whether a fit's `labels` on `ds` (categorical) put more than `share` of tasks in one class
     and leave outside it fewer than half the share the truth (else the answers) leaves outside.
 
@@ -350,24 +362,11 @@ def degenerate_fits(
     columns = ["dataset", "aggregator", "labels", "truth", "answers", "flagged"]
     return pd.DataFrame(rows, columns=columns)
 
-# %% ../nbs/09_report.ipynb #0ccb84e7
-def _num(v: float, digits: Optional[int]) -> str:
-    "A number rounded to `digits` places (None: as short as exact), a true minus sign, no −0."
-    text = f"{v:g}" if digits is None else f"{v:.{digits}f}"
-    if text.lstrip("-").strip("0.") == "":
-        text = text.lstrip("-")  # −0.000 is 0.000
-    return text.replace("-", "−")
-
 # %% ../nbs/09_report.ipynb #fd386655
 def _span(v: float, lo: float, hi: float, digits: int, sign: bool = False) -> str:
     "`v [lo, hi]`, with an explicit + on positive values when `sign`."
     f = lambda x: ("+" if sign and x > 0 and _num(x, digits).strip("0.") else "") + _num(x, digits)
     return f"{f(v)} [{f(lo)}, {f(hi)}]"
-
-# %% ../nbs/09_report.ipynb #0dabe2e1
-def _digits(metric: str) -> int:
-    "Decimal places a metric is shown with: 3 for a share, 2 for an MAE."
-    return 2 if metric == "MAE" else 3
 
 # %% ../nbs/09_report.ipynb #13f600bd
 def headline_sentences(
@@ -454,200 +453,6 @@ def advice_markdown(
             "share outside it; without truth the answers'); its scores mean little."
         )
     return "\n".join(lines) + "\n"
-
-# %% ../nbs/09_report.ipynb #80d3b17e
-CONSTANT_STYLE = dict(color="0.45", ls="--", lw=1.2)
-
-
-def spread(values: Sequence[float], gap: float) -> np.ndarray:
-    "Label positions near `values`, ≥ `gap` apart, in the values' order (pushed up, centred)."
-    v = np.asarray(values, dtype=float)
-    order = np.argsort(v)
-    pos = v[order].copy()
-    for i in range(1, len(pos)):
-        pos[i] = max(pos[i], pos[i - 1] + gap)
-    pos -= max(0.0, (pos - v[order]).mean())  # keep the block centred on what it labels
-    for i in range(1, len(pos)):
-        pos[i] = max(pos[i], pos[i - 1] + gap)
-    out = np.empty_like(pos)
-    out[order] = pos
-    return out
-
-# %% ../nbs/09_report.ipynb #20292fba
-def _ticks(ax, eps: np.ndarray, right: float) -> None:
-    "Log-ε axis with the grid's ε as plain numbers and a 'none' tick at the no-privacy position."
-    ax.set_xscale("log")
-    ax.set_xticks([*eps, right], [*(f"{e:g}" for e in eps), "no\nprivacy"])
-    ax.minorticks_off()
-
-# %% ../nbs/09_report.ipynb #a87f8870
-def _label_right(ax, values: dict, gap: float, log: bool = False) -> None:
-    "Each name → value at the right edge of `ax` in its colour, `gap` apart (log10 if `log`)."
-    names = list(values)
-    ys = [math.log10(values[n]) if log else values[n] for n in names]
-    for name, y in zip(names, 10 ** spread(ys, gap) if log else spread(ys, gap)):
-        colour = CONSTANT_STYLE["color"] if name == CONSTANT else aggregator_style(name)[0]
-        ax.annotate(
-            f"{name} {values[name]:.3g}",
-            xy=(1.0, values[name]),
-            xycoords=("axes fraction", "data"),
-            xytext=(1.03, y),
-            textcoords=("axes fraction", "data"),
-            va="center",
-            fontsize=7.5,
-            color=colour,
-            arrowprops=dict(arrowstyle="-", color=colour, lw=0.5, shrinkA=0, shrinkB=0),
-        )
-
-# %% ../nbs/09_report.ipynb #5187ef21
-def plot_dataset(
-    summary: pd.DataFrame,  # `summarise`'s table
-    dataset: str,  # the dataset to draw
-    path=None,  # file to save the figure to (None: only return it)
-):
-    "One dataset: a panel per mechanism, score vs ε with 95 % bands, no privacy, the constant."
-    import matplotlib.pyplot as plt
-
-    sub = summary[summary.dataset == dataset]
-    if sub.empty:
-        raise ValueError(
-            f"dataset {dataset!r} is not in the summary; it has {sorted(summary.dataset.unique())}"
-        )
-    metric = sub.metric.iloc[0]
-    private = sub[sub.mechanism != NO_PRIVACY]
-    mechs, eps = list(pd.unique(private.mechanism)), np.sort(private.epsilon.unique())
-    right = eps[-1] * (eps[-1] / eps[0]) ** 0.18 if len(eps) > 1 else eps[-1] * 2
-    clean = sub[(sub.mechanism == NO_PRIVACY) & (sub.aggregator != CONSTANT)].set_index(
-        "aggregator"
-    )
-    const = sub[sub.aggregator == CONSTANT].iloc[0]
-    fig, axes = plt.subplots(
-        1, len(mechs), figsize=(4.6 * len(mechs) + 1.6, 3.8), sharey=True, squeeze=False
-    )
-    for ax, mech in zip(axes[0], mechs):
-        aggs = list(pd.unique(private[private.mechanism == mech].aggregator))
-        for i, (agg, s) in enumerate(
-            private[private.mechanism == mech].groupby("aggregator", sort=False)
-        ):
-            colour, marker = aggregator_style(agg)
-            s = s.sort_values("epsilon")
-            ax.plot(s.epsilon, s.value, marker=marker, color=colour, ms=4, lw=1.3, label=agg)
-            ax.fill_between(s.epsilon, s.lo, s.hi, color=colour, alpha=0.15, lw=0)
-            c, x = (
-                clean.loc[agg],
-                right * 1.07 ** (i - (len(aggs) - 1) / 2),
-            )  # side by side, not on top
-            ax.errorbar(
-                [x],
-                [c.value],
-                yerr=[[max(0.0, c.value - c.lo)], [max(0.0, c.hi - c.value)]],  # float32 ends
-                marker=marker,
-                color=colour,
-                ms=4,
-                capsize=2,
-                lw=1,
-            )
-        ax.axhline(const.value, **CONSTANT_STYLE)
-        _ticks(ax, eps, right)
-        ax.set_title(f"{dataset} · {mech}", fontsize=10)
-        ax.set_xlabel("ε per answer (log scale)")
-        ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel(
-        f"{metric} ({'higher' if HIGHER_IS_BETTER[metric] else 'lower'} is better)"
-    )
-    log_y = metric == "MAE" and sub.hi.max() > 20 * max(
-        sub.lo.min(), 1e-12
-    )  # errors spanning decades
-    if log_y:
-        axes[0][0].set_yscale("log")
-    lo, hi = np.log10(axes[0][0].get_ylim()) if log_y else axes[0][0].get_ylim()
-    values = {**clean.value.to_dict(), CONSTANT: const.value}
-    if log_y:
-        _label_right(axes[0][-1], values, gap=0.055 * (hi - lo), log=True)
-    else:
-        _label_right(axes[0][-1], values, gap=0.055 * (hi - lo))
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(
-        handles,
-        labels,
-        loc="upper center",
-        bbox_to_anchor=(0.45, 0.0),
-        ncol=min(len(labels), 6),
-        fontsize=8,
-        frameon=False,
-    )
-    fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-    return fig
-
-# %% ../nbs/09_report.ipynb #248ec816
-def kept_share(
-    head: pd.DataFrame,  # `headline`'s table
-) -> pd.Series:
-    "Share of the best no-privacy gain over the constant kept by the best private pipeline."
-    sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
-    room = (head.clean - head.constant) * sign
-    share = (head.value - head.constant) * sign / room.where(room > 0)
-    return pd.Series(np.where(room > 0, share, np.nan), index=head.index)
-
-# %% ../nbs/09_report.ipynb #cb91d733
-def plot_overview(
-    head: pd.DataFrame,  # `headline`'s table
-    path=None,  # file to save the figure to (None: only return it)
-):
-    "Datasets × ε: gain kept (colour), loss vs no privacy (number), hatched if not above constant."
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Rectangle
-
-    data = head.assign(kept=kept_share(head).clip(-0.5, 1.0))
-    names, eps = list(pd.unique(data.dataset)), sorted(data.epsilon.unique())
-    grid = data.pivot(index="dataset", columns="epsilon", values="kept").reindex(names)[eps]
-    fig, ax = plt.subplots(figsize=(1.0 * len(eps) + 3.6, 0.36 * len(names) + 1.5))
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("0.85")  # no gain over the constant even without privacy
-    im = ax.imshow(
-        np.ma.masked_invalid(grid.to_numpy(dtype=float)),
-        cmap=cmap,
-        vmin=-0.5,
-        vmax=1.0,
-        aspect="auto",
-    )
-    for r in data.itertuples():
-        i, j = names.index(r.dataset), eps.index(r.epsilon)
-        ax.text(  # the loss as in the tables: positive = worse than no privacy
-            j,
-            i,
-            _num(r.loss, _digits(r.metric)),
-            ha="center",
-            va="center",
-            fontsize=7,
-        )
-        if not r.beats_constant:
-            ax.add_patch(
-                Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="0.3", lw=0)
-            )
-    ax.set_xticks(range(len(eps)), [f"ε = {e:g}" for e in eps])
-    metric = data.groupby("dataset", sort=False).metric.first()
-    ax.set_yticks(range(len(names)), [f"{d} ({metric[d]})" for d in names])
-    fig.colorbar(
-        im,
-        ax=ax,
-        fraction=0.04,
-        pad=0.02,
-        label="share of the no-privacy gain over the constant kept",
-    )
-    ax.set_title(
-        "What ε costs: loss of the best private pipeline against no privacy (positive: worse)\n"
-        "(hatched: not above the constant answer; grey: nothing is, even without privacy)",
-        fontsize=9,
-    )
-    fig.tight_layout()
-    if path is not None:
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-    return fig
 
 # %% ../nbs/09_report.ipynb #5d2163cd
 def dataset_table(
