@@ -279,6 +279,7 @@ def recommend(
     summary: pd.DataFrame,  # `summarise`'s table
     reps: dict,  # its bootstrap replicates (`replicates`)
     level: float = LEVEL,  # level of the intervals
+    exclude=(),  # (dataset, aggregator) pairs never recommended: the degenerate fits
 ) -> pd.DataFrame:
     """Per dataset: the pipeline with the smallest mean loss over the sweep's ε, and the smallest ε
     within `tolerance` of no privacy.
@@ -298,6 +299,8 @@ def recommend(
             for k, s in private.groupby(["mechanism", "aggregator"], sort=False)
             if s.epsilon.nunique() == len(eps)  # run at every ε: comparable means
         }
+        kept = {k: v for k, v in mean.items() if (d, k[1]) not in set(exclude)}
+        mean = kept or mean  # every one excluded: the advice still names one, flagged
         m, a = min(mean, key=lambda k: (mean[k], k))
         ref = reps[d, NO_PRIVACY, top.aggregator, math.inf]
         losses = {e: better(ref - reps[d, m, a, e], metric) for e in eps}
@@ -431,7 +434,8 @@ def advice_markdown(
         "**What to use.** Per dataset, the mechanism · aggregator with the smallest mean loss "
         "against no privacy over the ε grid (95 % interval), its worst loss, and the smallest ε "
         "from which on the loss's interval ends within the tolerance (0.02 accuracy; 10 % of the "
-        "no-privacy MAE). Loss is always how much worse than no privacy: positive is worse.\n",
+        "no-privacy MAE); a fit flagged as degenerate below is passed over. Loss is always how "
+        "much worse than no privacy: positive is worse.\n",
         "| dataset | use | mean loss over ε | worst loss | smallest ε within tolerance |",
         "|---|---|---|---|---|",
     ]
@@ -886,7 +890,9 @@ def _check_grid(epsilons, trials) -> tuple:
 def _advice(summary: pd.DataFrame, reps: dict, datasets: list, quick: bool, full: bool) -> str:
     "The first screen's advice: `recommend`, and the degenerate fits of the report's grid."
     flags = degenerate_fits(datasets, report_grid("categorical", quick, full)[1])
-    return advice_markdown(recommend(summary, reps), flags)
+    flagged = flags[flags.flagged] if len(flags) else flags
+    exclude = set(zip(flagged.dataset, flagged.aggregator))  # a degenerate fit is never the advice
+    return advice_markdown(recommend(summary, reps, exclude=exclude), flags)
 
 
 AGREEMENT = (
