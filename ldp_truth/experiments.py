@@ -168,7 +168,7 @@ def synthetic_datasets(
 # %% ../nbs/06_experiments.ipynb #c5629027
 def load_all(
     names: Optional[Sequence[str]] = None,  # dataset names (None: every one found under root)
-    root=None,  # the datasets folder (None: $LDP_TRUTH_DATA or shared/datasets)
+    root=None,  # the datasets folder (None: `$LDP_TRUTH_DATA` or shared/datasets)
 ) -> list:  # the loaded datasets, in the order of names
     "The named datasets (all found when `names` is None), loaded; unknown names raise, listed."
     return [load_dataset(n, root) for n in (list_datasets(root) if names is None else names)]

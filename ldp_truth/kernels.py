@@ -38,14 +38,14 @@ NUMBA_MIN_ANSWERS = 1_000_000  # `auto`: fits of fewer answers stay on NumPy (un
 ONE_PASS_FACTOR = 10  # ... and one pass (votes, randomized response) of 10× as many; the continuous
 # fits' sort, medians and MADs run every iteration: they count as a fit
 SMALL_TABLE = 2**16  # W·L·K cells of a Dawid–Skene table that stays in cache (few workers)
-_CHOICE: Optional[str] = None  # set_kernel_path's choice (None: $LDP_TRUTH_KERNELS)
+_CHOICE: Optional[str] = None  # set_kernel_path's choice (None: `$LDP_TRUTH_KERNELS`)
 _COMPILED: dict = {}  # the kernels loaded in this process, by name
 
 
 def set_kernel_path(
-    path: Optional[str],  # 'numba', 'numpy', 'auto' (by size), or None: $LDP_TRUTH_KERNELS
+    path: Optional[str],  # 'numba', 'numpy', 'auto' (by size), or None: `$LDP_TRUTH_KERNELS`
 ) -> None:
-    "Kernels for later fits: 'numba', 'numpy', 'auto' (by size), None (back to $LDP_TRUTH_KERNELS)."
+    "Kernels for later fits: 'numba', 'numpy', 'auto' (by size), None (`$LDP_TRUTH_KERNELS`)."
     if path is not None and path not in KERNEL_PATHS:
         raise ValueError(f"path must be None or one of {KERNEL_PATHS}, got {path!r}")
     global _CHOICE
@@ -53,7 +53,7 @@ def set_kernel_path(
 
 # %% ../nbs/03a_kernels.ipynb #ab9ce235
 def _chosen() -> str:
-    "The path asked for: set_kernel_path's, else $LDP_TRUTH_KERNELS, else 'auto'."
+    "The path asked for: set_kernel_path's, else `$LDP_TRUTH_KERNELS`, else 'auto'."
     path = _CHOICE or os.environ.get("LDP_TRUTH_KERNELS") or "auto"
     if path not in KERNEL_PATHS:
         raise ValueError(f"LDP_TRUTH_KERNELS must be one of {KERNEL_PATHS}, got {path!r}")
