@@ -254,6 +254,20 @@ def empty_descriptions(modules=None) -> dict[str, list[str]]:
     return found
 
 
+def undescribed_returns(modules=None) -> list[str]:
+    "Public functions that return something (an annotation other than None) without a docments return comment."
+    from make_docs import public_modules, returns_comment
+    found = []
+    for module in modules or public_modules(ROOT / "nbs"):
+        mod = importlib.import_module(module)
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name, None)
+            if getattr(obj, "__module__", None) != module or not inspect.isfunction(obj): continue
+            if inspect.signature(obj).return_annotation in (None, "None"): continue
+            if not returns_comment(obj): found.append(f"{module}.{name}")
+    return found
+
+
 def described_share(counts: dict[str, list[str]], modules=None) -> str:
     "How many public parameters and attributes have a description, over all modules, as a sentence."
     from make_docs import callable_of, public_modules

@@ -452,7 +452,8 @@ def main() -> int:
         checks += 1
         if found: failures.append(f"{check}: {len(found)} found, e.g. {found[:3]}")
     per_module = empty_descriptions()
-    print("test_site: empty descriptions per module (not yet checked: " + ", ".join(UNCHECKED_MODULES) + "): "
+    unchecked = f" (not yet checked: {', '.join(UNCHECKED_MODULES)})" if UNCHECKED_MODULES else ""
+    print(f"test_site: empty descriptions per module{unchecked}: "
           + ", ".join(f"{m.removeprefix('ldp_truth.')} {len(v)}" for m, v in per_module.items()))
     print(f"test_site: {described_share(per_module)}")
     for f in failures: print("FAILED", f)
