@@ -38,7 +38,7 @@ __all__ = ['LEVEL', 'TOLERANCE', 'DEGENERATE_SHARE', 'REPORT_EPSILONS', 'QUICK_E
 # %% ../nbs/09_report.ipynb #7cacd84c
 def constant_labels(
     ds: Dataset,  # the dataset whose tasks get one answer
-) -> np.ndarray:
+) -> np.ndarray:  # n_tasks answers: the commonest true class (int) or median answer
     "One answer for every task: the commonest true class, or the median of all answers."
     if ds.answers.kind == "continuous":
         return np.full(ds.answers.n_tasks, float(np.median(ds.answers.value)))
@@ -53,7 +53,7 @@ def task_weights(
     n_tasks: int,  # labelled tasks resampled
     n_boot: int,  # bootstrap replicates
     rng,  # seed or generator
-) -> np.ndarray:
+) -> np.ndarray:  # float32, n_boot × n_tasks; each row sums to 1
     "n_boot × n_tasks bootstrap weights: a resample of labelled tasks per row (counts/n_tasks)."
     g = np.random.default_rng(rng)
     return (g.multinomial(n_tasks, np.full(n_tasks, 1 / n_tasks), size=n_boot) / n_tasks).astype(
@@ -100,7 +100,7 @@ def interval(
 def better(
     values,  # scores (a number, array or Series)
     metric: str,  # the metric they are in (`HIGHER_IS_BETTER`)
-):
+) -> "float | np.ndarray | pd.Series":  # `values` itself, or negated when lower is better
     "Scores signed so that larger is better: the value (accuracy), its negative (MAE, errors)."
     return values if HIGHER_IS_BETTER[metric] else -values
 
@@ -120,7 +120,7 @@ def replicates(
     datasets: dict,  # name → Dataset of the sweep's datasets
     n_boot: int = 1000,  # bootstrap replicates per mean
     seed: int = 0,  # seed of the resampling
-) -> dict:
+) -> dict:  # (dataset, mechanism, aggregator, ε) → bootstrap means, one per replicate
     "Bootstrap replicates of a sweep's means (private, no privacy, constant) per pipeline and ε."
     _check_scored(table)
     reps = {}
@@ -168,7 +168,7 @@ def summarise(
     datasets: dict,  # name → Dataset of the sweep's datasets
     reps: Optional[dict] = None,  # `replicates(table, datasets)`, computed when None
     level: float = LEVEL,  # level of the intervals
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per dataset · mechanism · aggregator · ε: score, interval, gain
     "Each mean of a sweep, its interval, its gain over the constant answer (positive: better)."
     reps = replicates(table, datasets) if reps is None else reps
     point, metric = _point(table, datasets), table.groupby("dataset", sort=False).metric.first()
@@ -208,7 +208,7 @@ def headline(
     reps: dict,  # its bootstrap replicates
     epsilons: Optional[Sequence[float]] = None,  # ε to show; None: every ε the sweep ran
     level: float = LEVEL,  # level of the intervals
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per dataset and ε: best pipeline, value, loss, gain
     """Per dataset and ε: best pipeline, its score, loss vs no privacy, gain over the constant.
 
     `summary` is `summarise`'s table and `reps` its replicates. Returns one row per dataset and ε;
@@ -280,7 +280,7 @@ def recommend(
     reps: dict,  # its bootstrap replicates (`replicates`)
     level: float = LEVEL,  # level of the intervals
     exclude=(),  # (dataset, aggregator) pairs never recommended: the degenerate fits
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per dataset: the pipeline to use, its loss, `epsilon_ok`
     """Per dataset: the pipeline with the smallest mean loss over the sweep's ε, and the smallest ε
     within `tolerance` of no privacy.
 
@@ -351,7 +351,7 @@ def degenerate_fits(
     datasets: Sequence[Dataset],  # datasets; only categorical ones are checked
     aggregators: dict,  # name → factory, as `report_grid("categorical")[1]`
     share: float = DEGENERATE_SHARE,  # label share of one class above which a fit is degenerate
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # a row per dataset × aggregator: label, truth, answer shares, `flagged`
     "Each categorical dataset × aggregator fitted without privacy: label shares and the flag."
     rows = []
     for ds in datasets:
@@ -374,7 +374,7 @@ def _span(v: float, lo: float, hi: float, digits: int, sign: bool = False) -> st
 # %% ../nbs/09_report.ipynb #13f600bd
 def headline_sentences(
     head: pd.DataFrame,  # `headline`'s table
-) -> str:
+) -> str:  # Markdown bullets, one per ε
     "The answer in words: per ε, datasets where the best pipeline beats the constant, median loss."
     lines = []
     for e, at in head.groupby("epsilon"):
@@ -393,7 +393,7 @@ def headline_sentences(
 # %% ../nbs/09_report.ipynb #c9158211
 def headline_markdown(
     head: pd.DataFrame,  # `headline`'s table
-) -> str:
+) -> str:  # Markdown: a table per metric
     "The first screen: per metric a dataset × ε table of best pipeline, score, loss and gain."
     parts = []
     for metric, sub in head.groupby("metric", sort=False):
@@ -426,7 +426,7 @@ def headline_markdown(
 def advice_markdown(
     advice: pd.DataFrame,  # `recommend`'s table
     flags: pd.DataFrame,  # `degenerate_fits`' table (may be empty)
-) -> str:
+) -> str:  # Markdown: the rule, the advice table, the flagged fits
     "The advice in Markdown: the rule, a row per dataset, the degenerate fits flagged."
     flagged = flags[flags.flagged] if len(flags) else flags
     bad = set(zip(flagged.dataset, flagged.aggregator))
@@ -462,7 +462,7 @@ def advice_markdown(
 def dataset_table(
     summary: pd.DataFrame,  # `summarise`'s table
     dataset: str,  # the dataset to tabulate
-) -> str:
+) -> str:  # a Markdown table, one row per mechanism · aggregator
     "Markdown: mechanism · aggregator × ε, score [95 % interval] (†: not above the constant), est."
     sub = summary[summary.dataset == dataset]
     k = _digits(sub.metric.iloc[0])
@@ -531,7 +531,7 @@ def _data_root(root) -> tuple:
 def report_datasets(
     root=None,  # `--data`: a folder of datasets, or a folder that is one dataset (has answers.csv)
     names: Optional[Sequence[str]] = None,  # only these datasets (or the synthetic ones)
-) -> tuple:
+) -> tuple:  # (list of Dataset, the real ones among them, the root folder or None)
     "(datasets, real ones, root): the named datasets (all found, else synthetic), names checked."
     root, single = _data_root(root)
     found = [single] if single else list_datasets(root) if root is not None else []
@@ -564,7 +564,7 @@ def report_grid(
     kind: str,  # 'categorical' or 'continuous'
     quick: bool = False,  # the quick grid's few aggregators
     full: bool = False,  # every aggregator, `FULL_ONLY` too
-) -> tuple:
+) -> tuple:  # (mechanisms, aggregators): two dicts name → factory
     "(mechanisms, aggregators) of the report for answers of `kind`: name → factory (registry)."
     aggs = registry.aggregators(kind)
     if quick:
@@ -585,7 +585,7 @@ def run_sweep(
     full: bool = False,  # every aggregator
     cache=None,  # a folder or `SweepCache` of finished fits (`ldp_truth.experiments.sweep`)
     client=None,  # a dask.distributed Client to run the cells on (then n_jobs must be 1)
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # the sweeps of both kinds concatenated, with per-task scores
     "The report's sweep with per-task scores: a call per kind, on datasets with ground truth."
     tables = []
     for kind in registry.KINDS:
@@ -627,7 +627,7 @@ def _cell(v, digits: int) -> str:
 def markdown_table(
     df: pd.DataFrame,  # the table (its named index becomes columns)
     digits: int = 3,  # decimal places of non-count numbers
-) -> str:
+) -> str:  # the Markdown table, one line per row
     "A DataFrame as a GitHub Markdown table: counts whole, other numbers to `digits` places."
     df = df.reset_index() if df.index.name or any(df.index.names) else df
     lines = ["| " + " | ".join(map(str, df.columns)) + " |", "|" + "---|" * df.shape[1]]
@@ -771,7 +771,7 @@ def _range_note(datasets: Sequence[Dataset]) -> str:
 def budget_summary(
     datasets: Sequence[Dataset],  # the datasets
     epsilon: float = BUDGET_EPSILON,  # ε per answer
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # a row per dataset · mechanism: workers, answers and ε per worker
     "Per dataset, mechanism at `epsilon`: workers, answers per worker, ε of a whole vector."
     rows = []
     for ds in datasets:
@@ -923,7 +923,7 @@ def write_report(
     own: Optional[Sequence[Dataset]] = None,  # the user's own datasets: these, no folder
     cache=None,  # a folder or `SweepCache`: fits kept there are reused, new ones added
     client=None,  # a dask.distributed Client to run the sweep on (then n_jobs must be 1)
-) -> Path:
+) -> Path:  # the path of `out/report.md`
     "The privacy–utility report of the datasets found → `out/report.md`, figures and tables."
     import matplotlib
 

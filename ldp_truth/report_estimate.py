@@ -44,7 +44,7 @@ def estimate_sweep(
     quick: bool = False,  # the quick grid's aggregators
     seed: int = 0,  # seed of every perturbation
     full: bool = False,  # every aggregator (`FULL_ONLY` too)
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per mechanism · aggregator · ε · trial
     "One row per fit (`ESTIMATE_COLUMNS`): each fit's own accuracy estimate and its 90 % interval."
     if ds.answers.kind != "categorical":
         raise ValueError(
@@ -67,7 +67,7 @@ def estimate_sweep(
 # %% ../nbs/09a_report_estimate.ipynb #e5700009
 def estimate_table(
     est: pd.DataFrame,  # `estimate_sweep`'s table
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per mechanism · aggregator · ε: estimate, lo, hi
     "Mean estimate, lo, hi per mechanism · aggregator and ε (rows without an estimate left out)."
     kept = est.dropna(subset=["estimate"])
     return kept.groupby(["mechanism", "aggregator", "epsilon"], sort=False)[
@@ -80,7 +80,7 @@ def estimate_markdown(
     name: str,  # the dataset's name
     trials: int,  # perturbations per ε
     missing: Sequence[str],  # aggregators without an estimate
-) -> str:
+) -> str:  # the report's Markdown text
     "The estimated report's text: the warning, the advice, a table of every pipeline × ε."
     private = table[table.mechanism != NO_PRIVACY]
     eps = sorted(private.epsilon.unique())
@@ -122,7 +122,7 @@ def write_estimate_report(
     quick: bool = False,  # the quick grid
     seed: int = 0,  # seed of the perturbations
     full: bool = False,  # every aggregator
-) -> Path:
+) -> Path:  # the path of `out/report.md`
     "The estimated report on `ds` → `out/report.md`, `out/estimates.csv`; returns report.md's path."
     start = time.perf_counter()
     out = _report_folder(out)

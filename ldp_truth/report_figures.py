@@ -85,7 +85,7 @@ def plot_dataset(
     summary: pd.DataFrame,  # `summarise`'s table
     dataset: str,  # the dataset to draw
     path=None,  # file to save the figure to (None: only return it)
-):
+) -> "matplotlib.figure.Figure":  # the figure (closed once saved to `path`)
     "One dataset: a panel per mechanism, score vs ε with 95 % bands, no privacy, the constant."
     import matplotlib.pyplot as plt
 
@@ -166,7 +166,7 @@ def plot_dataset(
 # %% ../nbs/09b_report_figures.ipynb #248ec816
 def kept_share(
     head: pd.DataFrame,  # `headline`'s table
-) -> pd.Series:
+) -> pd.Series:  # share per row of `head` (NaN: no gain to keep), same index
     "Share of the best no-privacy gain over the constant kept by the best private pipeline."
     sign = np.where(head.metric.map(HIGHER_IS_BETTER), 1.0, -1.0)
     room = (head.clean - head.constant) * sign
@@ -177,7 +177,7 @@ def kept_share(
 def plot_overview(
     head: pd.DataFrame,  # `headline`'s table
     path=None,  # file to save the figure to (None: only return it)
-):
+) -> "matplotlib.figure.Figure":  # the figure (closed once saved to `path`)
     "Datasets × ε: gain kept (colour), loss vs no privacy (number), hatched if not above constant."
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
