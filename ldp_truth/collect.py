@@ -52,7 +52,7 @@ MEDIA_TYPES = ("text/csv", "application/json")
 
 def media_type(
     header: Optional[str],  # the request's Content-Type header (None when absent)
-) -> str:
+) -> str:  # the lower-cased media type, e.g. 'text/csv'
     "The media type of a Content-Type header if it is one the server reads, else 415."
     kind, *params = [p.strip().lower() for p in (header or "").split(";")]
     if kind not in MEDIA_TYPES:
@@ -86,7 +86,7 @@ def _columns(header: list) -> list:
 
 def parse_csv(
     body: bytes,  # the request body: a header line, then one answer per line
-) -> list:
+) -> list:  # one (worker, task, label, spec_hash) tuple of str per line
     "The (worker, task, label, spec_hash) rows of a CSV body, or 400 saying what is malformed."
     lines = csv.reader(io.StringIO(_text(body), newline=""), strict=True)
     try:
@@ -121,7 +121,7 @@ def _json_row(i: int, item) -> tuple:
 
 def parse_json(
     body: bytes,  # the request body: a JSON list of answer objects
-) -> list:
+) -> list:  # one (worker, task, label, spec_hash) tuple of str per object
     "The (worker, task, label, spec_hash) rows of a JSON body, or 400 saying what is malformed."
     try:
         items = json.loads(_text(body))
@@ -134,7 +134,7 @@ def parse_json(
 # %% ../nbs/15_collect.ipynb #c15016
 def output_labels(
     spec: dict,  # a checked categorical spec
-) -> frozenset:
+) -> frozenset:  # the labels as strings
     "The labels a page running `spec` can send: its declared classes, and its NULL symbol if any."
     if spec["domain"]["kind"] != "categorical":
         raise ValueError(
@@ -164,7 +164,7 @@ def _row_problem(row: tuple, spec_hash: str, labels: frozenset) -> Optional[str]
 def check_rows(
     rows: Sequence[tuple],  # (worker, task, label, spec_hash) rows as parsed
     spec: dict,  # the collection's checked spec
-) -> tuple:
+) -> tuple:  # (list of (worker, task, label), number of repeats)
     "((worker, task, label) answers, each pair once; repeats within the request), or 400/409/422."
     if not rows:
         raise Refused(400, "the request holds no answers")
@@ -342,7 +342,7 @@ class GroupCommit:
 # %% ../nbs/15_collect.ipynb #c15025
 def check_origin(
     origin: str,  # an origin as given to --origin, e.g. https://example.org
-) -> str:
+) -> str:  # `origin` unchanged
     "`origin` if it is scheme://host[:port] with no path (what browsers send), else a ValueError."
     parts = urlsplit(origin)
     if parts.scheme not in ("http", "https") or not parts.netloc or origin != (
@@ -357,7 +357,7 @@ def check_origin(
 async def read_body(
     request,  # the Starlette request
     limit: int,  # the most bytes the body may have
-) -> bytes:
+) -> bytes:  # the whole body
     "The request's body, refused with 413 as soon as it passes `limit` bytes."
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -392,7 +392,7 @@ def collect_app(
     origins: Sequence[str] = (),  # origins allowed to POST from a browser (none: same origin only)
     max_body: int = MAX_BODY,  # the most bytes a request body may have
     synchronous: str = "FULL",  # SQLite's commit durability (see AnswerStore)
-):
+) -> "starlette.applications.Starlette":  # the app, for uvicorn
     "The ASGI application that stores the answers posted to /answers (Starlette)."
     Starlette, Middleware, CORSMiddleware, JSONResponse, Route = _starlette()
     spec, origins = check_spec(spec), [check_origin(o) for o in origins]
@@ -470,7 +470,8 @@ import http.client
 _CLI = "import sys; from ldp_truth.cli import main; sys.exit(main())"
 
 
-def free_port() -> int:
+def free_port(
+) -> int:  # the port number
     "A TCP port of 127.0.0.1 that nothing listens on now."
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -484,7 +485,7 @@ def call(
     body: bytes = b"",  # the request body
     headers: Optional[dict] = None,  # request headers
     timeout: float = 10.0,  # seconds to wait for the answer
-) -> tuple:
+) -> tuple:  # (status code, headers dict, parsed JSON body or None)
     "(status, lower-cased headers, JSON body or None) of one request to 127.0.0.1:`port`."
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
@@ -500,7 +501,7 @@ def call(
 
 def csv_body(
     rows: Sequence[tuple],  # (worker, task, label, spec_hash) rows
-) -> bytes:
+) -> bytes:  # UTF-8 CSV with CRLF line ends
     "A submission as the page sends it: the CSV header and one row per answer (RFC 4180)."
     out = io.StringIO(newline="")
     csv.writer(out, lineterminator="\r\n").writerows([FIELDS, *rows])
@@ -513,7 +514,7 @@ def running_server(
     db,  # the SQLite database file
     *flags: str,  # more `ldp-truth collect` flags (--origin, --max-body, --synchronous)
     timeout: float = 60.0,  # seconds to wait for /health to answer
-):
+) -> "Iterator[tuple]":  # yields (subprocess.Popen, port)
     "`ldp-truth collect` in a subprocess on a free port: yields (process, port); stopped on exit."
     port = free_port()
     with tempfile.TemporaryFile() as log:
@@ -575,7 +576,7 @@ def load(
     then=None,  # called (with no argument) when the time is up, before the clients are stopped
     tasks: int = 5,  # answers per request (one new worker each)
     prefix: str = "c",  # worker ids are PREFIX<client>-<n>
-) -> list:
+) -> list:  # one (worker, labels sent, acknowledged) tuple per request
     "(worker, labels, acknowledged) of every request `clients` threads sent in `seconds`."
     labels, stop = sorted(output_labels(spec)), threading.Event()
     logs = [[] for _ in range(clients)]
@@ -619,7 +620,7 @@ def kill_round(
     clients: int = 8,  # concurrent client threads
     seconds: float = 1.0,  # seconds of load before the kill
     resend: int = 50,  # acknowledged requests sent again after the restart
-) -> dict:
+) -> dict:  # counts: acknowledged, missing, partial, extra, doubled, resent_not_unchanged
     "One kill -9 round: load, SIGKILL, restart; the verdict (counts of what went wrong, and acked)."
     spec = check_spec(json.loads(Path(spec_path).read_text(encoding="utf-8")))
     with running_server(spec_path, db, *flags) as (proc, port):
