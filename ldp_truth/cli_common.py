@@ -80,7 +80,7 @@ def read_answers(
     path,  # a worker,task,label CSV (or a .parquet file)
     kind: str = "categorical",  # categorical (labels as classes) or continuous (labels as numbers)
     classes: Optional[Sequence[str]] = None,  # categorical: the declared classes in order
-) -> Answers:
+) -> Answers:  # the answers, worker and task ids as text
     "Answers from crowd-kit's `worker,task,label` CSV: ids as text; labels as text or numbers."
     return _answers(_table(_read_table(path), path), path, kind, classes)
 
@@ -320,7 +320,7 @@ _ONE_OF = {
 
 def mechanism_kind(
     name: str,  # a --mechanism name (MECHANISMS)
-) -> str:
+) -> str:  # 'categorical' or 'continuous'
     "'categorical' for the flip mechanisms, 'continuous' for the numeric ones."
     if name not in MECHANISMS:
         raise UsageError(f"--mechanism must be one of {', '.join(MECHANISMS)}; got {name!r}")
@@ -426,7 +426,7 @@ def build_mechanism(
     n_classes: Optional[int] = None,  # categorical mechanisms: the number of classes
     max_answers: Optional[int] = None,  # the most answers a worker may give (ε is set for it)
     **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, lam2, a, d, secure, ...
-) -> Mechanism:
+) -> Mechanism:  # the mechanism, its ε per answer set for `max_answers`
     "The mechanism `name` from command-line values (as `_mechanism`), capped at `max_answers`."
     m = _mechanism(name, n_classes, max_answers=max_answers, **options)
     return with_max_answers(m, max_answers)
@@ -454,7 +454,7 @@ def make_spec(
     max_answers: Optional[int] = None,  # the most answers a worker may give
     project: Optional[str] = None,  # a name for the task, recorded in the spec
     **options,  # the mechanism's flags: epsilon, paper_epsilon, domain, lam2, a, d
-) -> dict:
+) -> dict:  # the spec, checked, with its hash
     "The spec of `mechanism` from command-line values: the domain declared, not read from answers."
     kind = mechanism_kind(mechanism)
     _check_options(mechanism, {k: options.get(k) for k in MECHANISM_OPTIONS if k != "max_answers"})
@@ -476,7 +476,7 @@ def make_spec(
 # %% ../nbs/07a_cli_common.ipynb #3af44692
 def read_spec(
     path,  # a spec JSON file, or the JSON file privatize writes beside its output
-) -> dict:
+) -> dict:  # the checked spec
     "The spec in the JSON file `path` (a spec, or privatize's file that holds one), checked."
     p = Path(path)
     if not p.is_file():
@@ -543,7 +543,7 @@ def beyond_cap(
     src,  # the input, named in the message
     over_cap: str = "refuse",  # refuse the file, or drop those workers (listed on standard error)
     who: str = "infer",  # the sub-command, named in the note
-):
+) -> list:  # ids of the workers dropped ([] when none or refused)
     "Workers (of `counts`, rows per worker) beyond the spec's max_answers: refused, or listed."
     check_choice(over_cap, "--over-cap", OVER_CAP)
     M = spec["max_answers"]
@@ -565,7 +565,7 @@ def within_cap(
     src,  # the input, named in the message
     over_cap: str = "refuse",  # refuse the file, or drop those workers (listed on standard error)
     who: str = "infer",  # the sub-command, named in the note
-):
+) -> pd.DataFrame:  # `table` without the dropped workers' rows
     "The rows of workers within the spec's max_answers; the others refused, or dropped and listed."
     dropped = beyond_cap(table["worker"].value_counts(sort=False), spec, src, over_cap, who)
     return table[~table["worker"].isin(dropped)] if dropped else table
@@ -589,7 +589,7 @@ def received_check(
     strict: bool = False,  # refuse on an alarm instead of a warning
     alpha: float = 0.01,  # the false-alarm rate
     who: str = "infer",  # the sub-command, named in the warning
-) -> Optional[dict]:
+) -> Optional[dict]:  # check_received's result (None: a continuous spec)
     "check_received on rows made under a categorical `spec`; warn on an alarm, or refuse if strict."
     if spec["domain"]["kind"] != "categorical":
         return None
@@ -618,7 +618,7 @@ def _worker_side(src, spec_path, mechanism, classes, n_classes, options: dict, d
 # %% ../nbs/07a_cli_common.ipynb #a42f93a0
 def sidecar_path(
     path,  # a private answers file
-) -> Path:
+) -> Path:  # `path` with .json appended
     "The JSON file beside a private answers file that holds its spec: OUT.csv → OUT.csv.json."
     return Path(str(path) + ".json")
 
@@ -630,7 +630,7 @@ def _sidecar(spec: dict, seed: Optional[int], secure: bool) -> dict:
 # %% ../nbs/07a_cli_common.ipynb #d178932c
 def read_sidecar(
     src,  # a private answers file
-) -> Optional[dict]:
+) -> Optional[dict]:  # the file's whole JSON object, its spec checked
     "The JSON file that `privatize -o` wrote beside `src` (its spec checked), or None if none."
     p = sidecar_path(src)
     if not p.is_file():
@@ -663,7 +663,7 @@ SEEDED_MARK = "seeded:"  # prefix of spec_hash on rows of a seeded (simulation) 
 def row_hash(
     spec: dict,  # the spec the run executed
     seed: Optional[int],  # the run's seed (None: fresh randomness)
-) -> str:
+) -> str:  # the spec's hash, prefixed by `SEEDED_MARK` if seeded
     "The spec_hash a private row carries: the spec's hash, marked when the run was seeded."
     return spec["hash"] if seed is None else SEEDED_MARK + spec["hash"]
 
@@ -672,7 +672,7 @@ def unmark(
     table: pd.DataFrame,  # rows with a spec_hash column
     src,  # the input, named in the message
     simulation: bool,  # accept seeded rows (a simulation), else refuse them
-) -> tuple:
+) -> tuple:  # (table with plain spec_hash values, the warning or None)
     "(`table` with seeded marks taken off spec_hash, a warning or None); refused unless simulation."
     marked = table[HASH_COLUMN].astype(str).str.startswith(SEEDED_MARK)
     if not marked.any():

@@ -114,7 +114,7 @@ def server_spec(
     src,  # the answers file (its JSON beside it, written by privatize, may hold the spec)
     table: pd.DataFrame,  # its rows, with the spec_hash column if it has one
     spec_path=None,  # a spec file given with --spec (default: the JSON beside `src`)
-) -> Optional[dict]:
+) -> Optional[dict]:  # the checked spec, or None when there is none
     "The spec `src`'s answers were made under, matched to their recorded hash (None: no spec)."
     meta = read_sidecar(src)
     spec = read_spec(spec_path) if spec_path is not None else (meta or {}).get("spec")
@@ -246,7 +246,7 @@ def _benjamini_hochberg(p: np.ndarray, alpha: float) -> np.ndarray:
 def random_worker_test(
     A: Answers,  # the categorical answers that were fitted
     labels: np.ndarray,  # the inferred class index per task of A (-1: a task without a label)
-):
+) -> tuple:  # (agreement, p_random, p_halfway), each of length n_workers
     """Per worker: agreements with `labels`, P(≥ them) if the answers were independent of the truth,
     and P(≤ them) for a worker agreeing halfway between chance (its own answers' null rate) and the
     crowd's median rate (the reference a rejection must fall below).
@@ -282,7 +282,7 @@ def worker_table(
     method: str = "",  # the --method name, for the note on what skills_ means
     alpha: float = ALPHA_RANDOM,  # the level of the random-worker test and of the rejection
     gold: Optional[pd.Series] = None,  # known labels by task id (a platform's): counted per worker
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per worker, the Approve/Reject decision
     "A row per worker of a categorical fit `agg`: answers, skills_, ε spent, test, Approve/Reject."
     agree, p, p_weak = random_worker_test(A, np.asarray(agg.labels_))
     n = np.bincount(A.worker, minlength=A.n_workers)
@@ -345,7 +345,7 @@ def infer_file(
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
     workers=None,  # a CSV: one row per worker (answers, skills_, ε spent, flag, Approve/Reject)
     **channel_options,  # with `channel`: epsilon, paper_epsilon, a, max_answers (CHANNEL_OPTIONS)
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # task, label[, p_<class>] per task, as written
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
     options = {k: channel_options.get(k) for k in CHANNEL_OPTIONS}
     unknown = set(channel_options) - set(CHANNEL_OPTIONS)
@@ -433,7 +433,7 @@ def save_state(
     agg,  # an aggregator after partial_fit (its answers_ and fitted arrays are saved)
     path,  # the .npz file to write (atomically)
     settings: dict,  # what the fit depends on (method, kind, channel, spec): checked on load
-) -> Path:
+) -> Path:  # the path written
     "Save a `partial_fit` aggregator (answers so far, fitted arrays, `settings`) to `path` (.npz)."
     A = agg.answers_
     arrays = {f"fit.{k}": _storable(v) for k, v in vars(agg).items() if k.endswith("_")}
