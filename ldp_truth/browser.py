@@ -30,7 +30,8 @@ __all__ = ['BROWSERS', 'OFFLINE', 'T', 'ITEM_COLUMNS', 'SUPPORTED', 'PLATFORMS',
            'channel_pvalues', 'counts_epsilon_lower_bound', 'client_check', 'read_items', 'task_page']
 
 # %% ../nbs/14_browser.ipynb #i37b005
-def client_source() -> str:
+def client_source(
+) -> str:  # the JavaScript source text
     "The browser client `ldp_truth.js`, as shipped inside the package."
     return files("ldp_truth").joinpath("ldp_truth.js").read_text(encoding="utf-8")
 
@@ -40,7 +41,8 @@ OFFLINE = ["--no-sandbox", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0
 T = TypeVar("T")
 
 
-def chromium_path() -> Optional[str]:
+def chromium_path(
+) -> Optional[str]:  # the executable's path, or None
     "The Chromium executable on PATH, or None."
     return next((shutil.which(b) for b in BROWSERS if shutil.which(b)), None)
 
@@ -57,7 +59,8 @@ def _sync_playwright():
     return sync_playwright
 
 # %% ../nbs/14_browser.ipynb #i37b011
-def chromium_available() -> bool:
+def chromium_available(
+) -> bool:  # True when browser checks can run
     "Whether Chromium and Playwright are installed; if not, print why browser checks are skipped."
     try:
         _sync_playwright()
@@ -105,7 +108,7 @@ def _inline(source: str) -> str:
 def client_page(
     browser,  # a Playwright browser (from `in_chromium`)
     source: Optional[str] = None,  # the client's JavaScript; None: the shipped ldp_truth.js
-):  # a Playwright page with the client loaded as `window.ldpTruth`
+) -> "playwright.sync_api.Page":  # a Playwright page with the client loaded as `window.ldpTruth`
     "A page of `browser` with the client (`source`: default the shipped one) as `window.ldpTruth`."
     html = (
         f"<!doctype html><script type=module>{_inline(source or client_source())}\n"
@@ -191,7 +194,7 @@ def client_check(
     source: Optional[str] = None,  # the client's source (default: the shipped ldp_truth.js)
     alarm: float = 1e-4,  # chi-square alarm level, divided by the number of rows tested
     alpha: float = 1e-4,  # 1 − confidence of the auditor's lower bounds on ε, over all specs
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # a row per spec: χ² p-value and the ε lower bound, each with its verdict
     "In Chromium: n draws per input of each spec; chi-square vs its channel, the auditor's ε bound."
     def draw(browser):
         page = client_page(browser, source)
@@ -314,7 +317,7 @@ def task_page(
     platform: str = "plain",  # plain (?worker=), mturk (MTurk's parameters) or prolific
     completion_code: Optional[str] = None,  # prolific only (required there): the study's code
     origin: Optional[str] = None,  # the requester's own origin the page runs on (two-layer)
-) -> str:
+) -> str:  # the page's whole HTML
     "A self-contained task page that privatizes in the browser with `spec`; returns its HTML."
     spec = check_spec(spec)
     if spec["mechanism"] not in SUPPORTED:

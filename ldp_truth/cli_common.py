@@ -543,7 +543,7 @@ def beyond_cap(
     src,  # the input, named in the message
     over_cap: str = "refuse",  # refuse the file, or drop those workers (listed on standard error)
     who: str = "infer",  # the sub-command, named in the note
-) -> list:  # ids of the workers dropped ([] when none or refused)
+) -> list:  # ids of the dropped workers ([] when none is beyond the cap)
     "Workers (of `counts`, rows per worker) beyond the spec's max_answers: refused, or listed."
     check_choice(over_cap, "--over-cap", OVER_CAP)
     M = spec["max_answers"]

@@ -271,7 +271,7 @@ def cell_seed(
     mechanism: str,  # the mechanism's name
     epsilon: float,  # ε per answer
     trial: int,  # the trial's number
-) -> np.random.SeedSequence:
+) -> np.random.SeedSequence:  # the cell's seed, the same for the same coordinates
     "The seed of one cell's perturbation, from its coordinates alone: the same in any grid."
     bits = int(np.float64(epsilon).view(np.uint64))  # ε exactly, not rounded
     names = [zlib.crc32(dataset.encode()), zlib.crc32(mechanism.encode())]
@@ -426,7 +426,7 @@ def _as_cache(cache) -> Optional[SweepCache]:
 # %% ../nbs/06_experiments.ipynb #00eb5c0e
 def dataset_fingerprint(
     ds: Dataset,  # the dataset
-) -> str:
+) -> str:  # SHA-256 hex digest
     "A hash of what a fit sees and is scored on: answers, classes, truth, metadata (not the name)."
     A = ds.answers
     classes = None if A.classes is None else [str(c) for c in A.classes]
@@ -651,7 +651,7 @@ def sweep(
     metric: Optional[str] = None,  # 'accuracy', 'error_rate' or 'MAE'; None: by the answers' kind
     task_scores: bool = False,  # keep each row's per-task scores (and the no-privacy ones)
     cache=None,  # a folder or `SweepCache`: finished fits are read from it and written to it
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per dataset · mechanism · ε · trial · aggregator
     "Privacy–utility table (`SWEEP_COLUMNS`): each dataset × mechanism(ε) × trial, all fit on it."
     datasets = _named_datasets(data)
     mechanisms = _factories(mechanisms, "mechanisms", (1, 2))
@@ -695,7 +695,7 @@ def evaluate(
     log: Callable[[str], None] = print,  # where a skipped dataset is said
     cache=None,  # a folder or `SweepCache`: fits read back from it, new ones written (None: none)
     n_jobs: int = 1,  # local processes
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # one row per dataset · aggregator: metric, value, seconds
     "A row per (dataset, aggregator) fitted without privacy: its metric, value and seconds."
     aggregators = DEFAULT_AGGREGATORS if aggregators is None else _check_factories(aggregators)
     keep = _scorable(datasets, aggregators, log)
@@ -733,7 +733,7 @@ def plot_scores(
     table: pd.DataFrame,  # a tidy table (rows as `score` makes them)
     metric: str,  # the metric to plot ('accuracy' or 'MAE')
     ax=None,  # the Axes to draw on (None: a new figure)
-):  # the Axes
+) -> "plt.Axes":  # the Axes
     "Dot plot of one metric: a row per dataset, a marker per aggregator; returns the Axes."
     import matplotlib.pyplot as plt
 
@@ -877,7 +877,7 @@ def plot_tradeoff(
     y: str = "value",  # 'value' (the metric) or 'change' (private − clean)
     axes=None,  # one Axes per dataset (None: a new figure)
     clean: bool = True,  # draw each aggregator's clean value as a dotted line (y='value' only)
-):  # the Axes, one per dataset
+) -> np.ndarray:  # the Axes, one per dataset
     "Metric (or `y='change'`) vs ε, log axis, ± 1 SE per (mechanism, aggregator), panel per set."
     import matplotlib.pyplot as plt
 
