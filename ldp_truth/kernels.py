@@ -503,7 +503,7 @@ EXP_MAX = 709.782712893384  # log of the largest double: exp is finite up to it,
 
 def sigmoid(
     x: np.ndarray,  # real numbers, any shape (NaN and ±inf allowed)
-) -> np.ndarray:
+) -> np.ndarray:  # float64, the shape of `x`
     "σ(x) = 1 / (1 + e⁻ˣ) as written, bit for bit, but 0 where e⁻ˣ would overflow: 1/(1 + ∞) = 0."
     z = -np.asarray(x, dtype=np.float64)
     fits = ~(z > EXP_MAX)  # NaN stays NaN, as in the formula
@@ -524,7 +524,7 @@ def glad_log_like(
     n_tasks: int,  # T: the number of tasks
     K: int,  # true classes
     ab: Optional[tuple] = None,  # channel terms (a, b), K×L: Pr(z | c) = a + σ·b (None: no channel)
-) -> np.ndarray:
+) -> np.ndarray:  # float64, n_tasks × K
     "Tasks × K: Σ over each task's answers of log Pr(answer | class) under GLAD."
     if kernel_path(len(task)) == "numba":
         a, b = ab if ab is not None else (np.empty((0, 0)), np.empty((0, 0)))
@@ -584,7 +584,7 @@ def glad_objective(
     beta: np.ndarray,  # each task's inverse difficulty (> 0)
     P: np.ndarray,  # tasks × K posteriors of the E-step
     ab: Optional[tuple] = None,  # channel terms (a, b), K×L (None: no channel)
-) -> tuple:
+) -> tuple:  # (objective, its gradient in α (W), in log β (T))
     "Σ over answers of E_P log Pr(answer), and its gradient in each α and in each log β."
     W, T = len(alpha), len(beta)
     if kernel_path(len(task)) == "numba":
@@ -649,7 +649,7 @@ def mace_answers(
     n_workers: int,  # W: the number of workers
     n_tasks: int,  # T: the number of tasks
     n_symbols: int,  # L: the symbols an answer may take (the channel's columns)
-) -> Optional[sp.csr_matrix]:
+) -> Optional[sp.csr_matrix]:  # tasks × (W·L) counts, or None on the compiled path
     "The MACE kernels' NumPy operand: the tasks × (worker, symbol) count matrix (compiled: None)."
     if kernel_path(len(task)) == "numba":
         return None
@@ -667,7 +667,7 @@ def mace_log_like(
     M: np.ndarray,  # K×L channel (the identity without one)
     n_tasks: int,  # T: the number of tasks
     X: Optional[sp.csr_matrix] = None,  # `mace_answers` of these answers, if built already
-) -> np.ndarray:
+) -> np.ndarray:  # float64, n_tasks × K
     "Tasks × K: Σ over each task's answers of log(g[w, z] + s[w]·M[c, z])."
     log_f = np.log(_mace_table(g, s, M))  # W×L×K: the logs once per worker, not once per answer
     if kernel_path(len(task)) == "numba":
@@ -695,7 +695,7 @@ def mace_counts(
     M: np.ndarray,  # K×L channel (the identity without one)
     P: np.ndarray,  # tasks × K posteriors
     X: Optional[sp.csr_matrix] = None,  # `mace_answers` of these answers, if built already
-) -> tuple:
+) -> tuple:  # (W×L expected spamming answers, W expected true answers)
     "Expected spamming answers per worker and observed symbol (W×L), true answers per worker (W)."
     (W, L), K = g.shape, len(M)
     table = _mace_table(g, s, M)
@@ -750,7 +750,7 @@ def sort_by_task(
     task: np.ndarray,  # each answer's task index
     value: np.ndarray,  # each answer's value
     n_tasks: int,  # T: the number of tasks
-) -> tuple:
+) -> tuple:  # (order, starts, counts per task, values and tasks sorted)
     "Answers sorted by (task, value): (order, task starts and counts, sorted values and tasks)."
     if kernel_path(len(task)) == "numba":
         return _numba_sort_by_task(task, value, n_tasks)
@@ -1239,7 +1239,7 @@ def fused_m_step(
     P: np.ndarray,  # tasks × K posteriors
     smoothing: float,  # pseudo-count added to every cell
     counts: Optional[np.ndarray] = None,  # the counts (W, c, z) of P if made already (EM's start)
-) -> tuple:
+) -> tuple:  # (E, log E), each W × K × K indexed (worker, c, z)
     "normalise_confusion(observed_counts(…), smoothing), its log: `order`'s tables, (W, c, z)."
     E, log_E = order.table("counts", P.shape[1]), order.table("logs", P.shape[1])
     if counts is not None or order.by_task:
@@ -1292,7 +1292,7 @@ def fused_channel_m_step(
     channel: np.ndarray,  # K × L: Pr(observed symbol z | the worker's own answer x)
     pseudo: np.ndarray,  # K × K pseudo-counts added to each worker's true counts (c, x)
     counts: Optional[np.ndarray] = None,  # P's counts (W, c, z) if made (EM's start: E uniform)
-) -> tuple:
+) -> tuple:  # (E, log max(E M, EPS)), indexed (worker, c, ·)
     "The full model's M-step through `channel`, and log max(E M, EPS): `order`'s tables, (W, c, ·)."
     K = P.shape[1]
     E, O = order.table("confusions", K, rows=K), order.table("logs", K)
@@ -1445,7 +1445,7 @@ def kos_messages(
     n_workers: int,  # W: the number of workers
     n_iter: int,  # most iterations
     limit: float = KOS_LIMIT,  # stop before a message sum exceeds this
-) -> int:
+) -> int:  # iterations run (fewer than n_iter when `limit` stopped them)
     "KOS's message passing on the answers: `y` updated in place; the full iterations run."
     if kernel_path(len(task)) == "numba":
         args = (_unsigned(task), _unsigned(worker), sign, y, n_tasks, n_workers, n_iter, limit)
@@ -1503,7 +1503,7 @@ def msr_step(
     F: int,  # ratios trimmed on each side (negative: Python's slice, as crowd-kit)
     n_tasks: int,  # tasks with answers (a lone zero ratio becomes 1/√n_tasks)
     n_answers: int = 0,  # the fit's answers: they choose the path
-) -> float:
+) -> float:  # ‖u vᵀ − u₀ v₀ᵀ‖_F of this iteration
     "One M-MSR iteration in place (v from u, then u from v); the Frobenius change of u vᵀ."
     up, vp = u.copy(), v.copy()
     if kernel_path(n_answers) == "numba":
@@ -1605,7 +1605,7 @@ def by_task(
     worker: np.ndarray,  # the old answers' workers (a column the positions index)
     value: np.ndarray,  # and their values
     new: tuple,  # the new answers: (tasks, workers, values)
-) -> tuple:
+) -> tuple:  # (ptr: n_tasks + 1 run starts, workers, values), grouped by task
     "Old answers at `pos`, then the new, by task (stable): runs (n_tasks + 1), workers, values."
     new_local, new_worker, new_value = new
     ptr = np.r_[0, np.cumsum(n_old + np.bincount(new_local, minlength=len(n_old)))]
@@ -1640,7 +1640,7 @@ def repeated_pairs(
     n_old: np.ndarray,  # each task's old answers, the first of its run (the rest are new)
     worker: np.ndarray,  # each grouped answer's worker (< n_workers)
     n_workers: int,  # W: the number of workers
-) -> int:
+) -> int:  # the number of such old answers
     "How many old answers have a new answer by the same worker to the same task."
     if kernel_path(len(worker)) != "numba":
         group = np.repeat(np.arange(len(n_old)), np.diff(ptr))
@@ -1665,7 +1665,7 @@ def subtract_counts(
     value: np.ndarray,  # their observed classes
     local: np.ndarray,  # their tasks: rows of P
     P: np.ndarray,  # tasks × K posteriors
-) -> np.ndarray:
+) -> np.ndarray:  # `N` itself, changed in place
     "N minus the answers' expected counts: N[w, c, z] −= Σ P[t, c] over w's answers z to tasks t."
     if kernel_path(len(worker)) != "numba":
         W, K, L = N.shape

@@ -136,7 +136,7 @@ def _mturk_task_ids(df: pd.DataFrame, wide: pd.DataFrame) -> pd.DataFrame:
 def read_mturk(
     path,  # an MTurk batch results CSV, as the Requester site downloads it
     duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
-) -> PlatformExport:
+) -> PlatformExport:  # answers, gold (none in MTurk), rows left out by reason
     "Answers from an MTurk batch results CSV: rejected assignments counted; a row per item."
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
     _require(df, ("WorkerId", "HITId", "AssignmentStatus"), "mturk")
@@ -179,7 +179,7 @@ def read_toloka(
     label: Optional[str] = None,  # the OUTPUT:<field> holding the answer (default: the only one)
     task: Optional[str] = None,  # the INPUT:<field> naming the task (default: the only one, or all)
     duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
-) -> PlatformExport:
+) -> PlatformExport:  # answers, GOLDEN:* labels as gold, rows left out by reason
     "Answers from a Toloka results TSV; GOLDEN:* as known labels, training/rejected rows counted."
     df = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
     _require(df, ("ASSIGNMENT:worker_id",), "toloka")
@@ -233,7 +233,7 @@ def read_label_studio(
     path,  # a Label Studio JSON export: a list of tasks with their annotations
     label: Optional[str] = None,  # the from_name of the choices to read (default: any one choice)
     duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
-) -> PlatformExport:
+) -> PlatformExport:  # answers, ground truth as gold, annotations left out by reason
     "Answers from a Label Studio JSON export: a choice per annotation; ground truth as gold."
     tasks = json.loads(Path(path).read_text(encoding="utf-8"))
     if not isinstance(tasks, list) or not all(
@@ -280,7 +280,7 @@ def read_answers(
     format: str = "auto",  # mturk, toloka, label-studio, or auto (decided from the file's start)
     duplicates: str = "error",  # a (worker, task) pair given twice: "error", or "last" to keep it
     **options,  # passed on to the format's reader: label= and task= (toloka), label= (label-studio)
-) -> PlatformExport:
+) -> PlatformExport:  # answers, known labels, what was left out, the format read
     "Answers, known labels, counts of what was left out: from MTurk, Toloka or Label Studio."
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {format!r}")
