@@ -586,7 +586,7 @@ def page_file(
     platform: str = "plain",  # where the page runs: plain, mturk or prolific
     completion_code: Optional[str] = None,  # prolific only (required there): the study's code
     origin: Optional[str] = None,  # the requester's own origin the page is served from (two-layer)
-) -> Path:
+) -> Path:  # the path of the HTML written
     "Write the task page for the spec file `spec_path` and the items CSV `items`; returns its path."
     html_text = task_page(read_spec(spec_path), items, question, post, platform=platform,
                           completion_code=completion_code, origin=origin)
@@ -636,7 +636,7 @@ def received_file(
     alpha: float = 0.01,  # the false-alarm rate
     strict: bool = False,  # refuse (exit status 2) on an alarm instead of a warning
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # check_received's tests: a row per test, `alarm` among its columns
     "The received-data audit of a private file under its spec (`spec`, or the file's JSON)."
     table, _, fmt = _read_input(src, fmt, (HASH_COLUMN,), who="check-received")
     table = table if fmt == "csv" else _platform_hash(table, src, spec, "check-received")

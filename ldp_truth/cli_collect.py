@@ -28,7 +28,7 @@ def export_file(
     spec_path,  # the spec JSON file the database collects
     db,  # the SQLite database file the server wrote
     out,  # OUT.csv or OUT.parquet: worker,task,label,spec_hash
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # the stored answers: worker, task, label, spec_hash
     "Write the stored answers (and OUT.json, their spec) to `out`; return them."
     spec = read_spec(spec_path)
     if not Path(db).is_file():

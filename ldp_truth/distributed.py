@@ -42,7 +42,8 @@ def is_dask_frame(
     return dd is not None and isinstance(x, dd.DataFrame)
 
 # %% ../nbs/08_distributed.ipynb #a34e176c
-def default_client():
+def default_client(
+) -> "dask.distributed.Client":  # the running client, or a local cluster's
     "The running `dask.distributed` client; else an in-process `LocalCluster`'s (remade if closed)."
     _, dist = _dask()
     try:

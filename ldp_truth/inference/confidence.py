@@ -158,7 +158,7 @@ def bootstrap_accuracy(
     B: int = 10,  # simulated collections; each costs one fit
     level: float = 0.9,  # the interval's level
     rng: RngLike = None,  # None, a seed or a Generator: draws the simulated collections
-) -> BootstrapEstimate:
+) -> BootstrapEstimate:  # the corrected estimate, its interval, naive, optimism, T
     "A `BootstrapEstimate`: the accuracy corrected for the fit's optimism (parametric bootstrap)."
     if not isinstance(answers, Answers) or answers.kind != "categorical":
         raise TypeError(

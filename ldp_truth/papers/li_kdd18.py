@@ -402,7 +402,7 @@ def plot_change(
     paper: pd.DataFrame | None = None,  # the paper's table (None: no markers)
     ax=None,  # the axes (None: new)
     title: str = "",  # the panel's title
-):  # the axes
+) -> "plt.Axes":  # the axes
     "Error-rate change vs ε (log axis) per (mechanism, aggregator), 95 % bands, paper markers."
     import matplotlib.pyplot as plt
 

@@ -270,7 +270,7 @@ def plot_vs_sparsity(
     df: pd.DataFrame,  # a `sweep` table over datasets named 'sparsity s'
     zero: pd.Series,  # `zero_guess_change` per dataset
     axes=None,  # axes to draw on (None: new)
-):  # the axes
+) -> np.ndarray:  # the axes
     "MAE change vs sparsity, a panel per ε, ± 1 SE bands, and the 'releases nothing' line."
     import matplotlib.pyplot as plt
 
