@@ -255,7 +255,7 @@ def _own_init(cls):
 # %% ../nbs/00_data.ipynb #9734dc0a
 def documented(
     **attributes,  # fitted attribute → what it holds
-):  # the class decorator
+) -> "Callable[[type], type]":  # the class decorator
     "Class decorator: `__init__.__doc__` lists the parameters (default, comment) and `attributes`."
 
     def decorate(cls):
