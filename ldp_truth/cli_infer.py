@@ -454,7 +454,7 @@ def load_state(
     agg,  # a fresh aggregator of the same method, to receive the saved state
     path,  # the .npz file save_state wrote
     settings: dict,  # this run's settings: refused if they differ from the saved ones
-):
+) -> "Aggregator":  # `agg`, holding the fitted state
     "`agg` with the fitted state saved at `path` (by `save_state` with the same `settings`)."
     with np.load(path, allow_pickle=False) as z:
         saved = json.loads(str(z["settings"]))

@@ -123,7 +123,7 @@ def check_choice(
     x,  # the value to check
     name: str,  # the argument's name, for the error message
     allowed,  # the allowed values
-):  # `x`, unchanged
+) -> object:  # `x`, unchanged
     "`x` if it is one of `allowed` (a tuple of names, say), else a ValueError listing them."
     if x not in allowed:
         raise ValueError(f"{name} must be one of {allowed}, got {x!r}")

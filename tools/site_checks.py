@@ -387,7 +387,8 @@ def all_checks(site: Path, exe: str | None) -> dict[str, list[str]]:
               "CLI reference": cli_gaps(site), "decision tables": decision_gaps(site),
               "API entries": api_entry_gaps(site), "nested links": nested_links(site),
               "empty descriptions": [f"{m}: {len(v)} empty, e.g. {v[:3]}" for m, v in
-                                     empty_descriptions(checked_modules()).items() if v]}
+                                     empty_descriptions(checked_modules()).items() if v],
+              "undescribed returns": undescribed_returns()}
     if exe: checks["reading"] = reading(site, exe)
     return checks
 
@@ -428,4 +429,6 @@ def checks_fire() -> list[str]:
         from make_docs import returns_comment
         from returns_probe import f
         if returns_comment(f) != "twice x": wrong.append("a return's docments comment not read")
+        (site / "bare_probe.py").write_text('__all__ = ["g"]\ndef g(x: int) -> int:\n    return 2 * x\n')
+        if undescribed_returns(["bare_probe"]) != ["bare_probe.g"]: wrong.append("an undescribed return not seen")
     return wrong
