@@ -220,6 +220,39 @@ def _answers(df: pd.DataFrame, path, kind: str, classes: Optional[Sequence] = No
         df, classes = df.assign(label=df["label"].astype(str)), [str(c) for c in classes]
     return Answers.from_frame(df, kind=kind, classes=classes)
 
+# %% ../nbs/07a_cli_common.ipynb #5fc39e6a
+def _read_gold(path) -> pd.Series:
+    "A task,label CSV of known truths (--gold) as labels by task id, in the file's order."
+    df = _read_table(path)
+    if list(df.columns) != ["task", "label"]:
+        raise UsageError(f"--gold {path} must have the columns task,label, got {list(df.columns)}")
+    task, label = (df[c].astype(str).str.strip() for c in ("task", "label"))
+    twice = task.duplicated()
+    if twice.any():
+        raise UsageError(f"--gold {path}: line {np.flatnonzero(twice)[0] + 2} gives task "
+                         f"{task[twice].iloc[0]!r} a second time")
+    return pd.Series(label.to_numpy(), index=task.to_numpy())
+
+
+def _known_classes(
+    gold: pd.Series,  # known labels by task id (as `_read_gold` returns them)
+    A: Answers,  # the answers whose tasks and classes the labels name
+    source: str,  # where the labels come from, for the error (e.g. "--gold gold.csv")
+) -> np.ndarray:  # a class index per task of `A`, NaN where unknown
+    "Known labels as a class index per task of `A` (NaN: unknown); a task or label it lacks: error."
+    tasks = pd.Index(A.tasks.astype(str)).get_indexer(gold.index.astype(str))
+    classes = pd.Index(A.classes.astype(str)).get_indexer(gold.astype(str).to_numpy())
+    named = ((tasks < 0, "task", gold.index), (classes < 0, "label", gold.to_numpy()))
+    for bad, what, names in named:
+        if bad.any():
+            first = np.flatnonzero(bad)[0]
+            raise UsageError(f"{source}: line {first + 2} names a {what} the answers do not have: "
+                             f"{str(names[first])!r}")
+    known = np.full(A.n_tasks, np.nan)
+    known[tasks] = classes
+    return known
+
+
 # %% ../nbs/07a_cli_common.ipynb #81f3e4b8
 def _file_mode() -> int:
     "The mode a new file gets under the process's umask (0o666 & ~umask)."

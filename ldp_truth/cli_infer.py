@@ -25,7 +25,8 @@ from .cli_common import (ANSWER_COLUMNS, _answers, build_mechanism, CHANNEL_MECH
                                   _write_atomic, _write_frame, within_cap, _over_cap_option,
                                   received_check, unmark, beyond_cap,
                                   SEEDED_MARK, _duplicates_option, _format_option, _read_input,
-                                  _worker_ids)
+                                  _worker_ids,
+                                  _read_gold, _known_classes)
 from .data import Answers
 from .spec import mechanism_from_spec
 from .report import replace_folder
@@ -202,16 +203,48 @@ def _server_answers(
 
 # %% ../nbs/07b_cli_infer.ipynb #h49cg001
 def _report_gold(gold: pd.Series, labels: pd.DataFrame, A: Answers) -> Optional[tuple]:
-    "(matched, known) of the export's known labels against the inferred ones; said on stderr."
+    "(matched, known) of the known labels (export's, --gold's) against the inferred ones; said."
     if gold.empty:
         return None
     inferred = labels.set_index("task")["label"].astype(str)
     known = gold[gold.index.isin(inferred.index)]
     matched = int((inferred.loc[known.index] == known.astype(str)).sum())
-    print(f"ldp-truth infer: note: the export's known labels: the inferred label matches {matched} "
+    print(f"ldp-truth infer: note: the known labels: the inferred label matches {matched} "
           f"of {len(known)} ({len(gold) - len(known)} known task(s) without answers)",
           file=sys.stderr)
     return matched, len(known)
+
+
+def _merge_gold(export: pd.Series, path, A: Answers) -> pd.Series:
+    "The export's known labels and --gold's (checked against `A`); one task, two labels: error."
+    if path is None:
+        return export
+    given = _read_gold(path)
+    _known_classes(given, A, f"--gold {path}")  # every task and label must be the answers'
+    both = export.index.intersection(given.index)
+    clash = both[export.loc[both].astype(str).to_numpy() != given.loc[both].to_numpy()]
+    if len(clash):
+        raise UsageError(f"--gold {path}: task {clash[0]!r} is {given[clash[0]]!r} there and "
+                         f"{export[clash[0]]!r} in the export's known labels")
+    return pd.concat([export.astype(str), given[~given.index.isin(export.index)]])
+
+
+def _print_accuracy(agg, method: str, gold: pd.Series, A: Answers) -> tuple:
+    "Print the labels' estimated accuracy, corrected by the known labels of answered tasks if any."
+    known = gold[gold.index.isin(pd.Index(A.tasks.astype(str)))]
+    classes = _known_classes(known, A, "the known labels") if len(known) else None
+    try:
+        est, (lo, hi) = agg.estimate_accuracy(gold=classes)  # 03i_confidence
+    except AttributeError as e:  # no proba_ (continuous), or a one-hot one (KOS)
+        raise UsageError(f"--accuracy: --method {method}: {e}") from None
+    except ValueError as e:  # fewer than 2 known labels on answered tasks
+        raise UsageError(f"--accuracy with known labels: {e}") from None
+    how = (f"corrected by {len(known)} known labels: it holds when they are a random sample of "
+           "the tasks" if len(known) else "the model's own: it overstates when workers share "
+           "errors, which the answers alone cannot show; --gold corrects it")
+    print(f"ldp-truth infer: estimated accuracy {est:.3f}, 90 % interval [{lo:.3f}, {hi:.3f}] "
+          f"({how})", file=sys.stderr)
+    return est, (lo, hi)
 
 # %% ../nbs/07b_cli_infer.ipynb #h49cw101
 ALPHA_RANDOM = 0.01  # a worker whose agreement has p above this is indistinguishable from random
@@ -344,6 +377,7 @@ def infer_file(
     accuracy: bool = False,  # print the labels' estimated accuracy (standard error)
     fmt: str = "csv",  # the input's format: csv, mturk, toloka, label-studio or auto (--format)
     workers=None,  # a CSV: one row per worker (answers, skills_, ε spent, flag, Approve/Reject)
+    gold=None,  # a task,label CSV of known truths (--gold): checked, reported, and used by accuracy
     **channel_options,  # with `channel`: epsilon, paper_epsilon, a, max_answers (CHANNEL_OPTIONS)
 ) -> pd.DataFrame:  # task, label[, p_<class>] per task, as written
     "Fit `method` on `src` (by its spec); write task,label (p_<class> with `proba`) in input order."
@@ -358,7 +392,7 @@ def infer_file(
     workers = _output_file(workers, "--workers", inputs=(src, spec, sidecar_path(src), state))
     if workers is not None and state is not None:
         raise UsageError("--workers reports on the answers of one file, not with --state")
-    table, A, kind, matrix, seeded, gold = _server_answers(
+    table, A, kind, matrix, seeded, known = _server_answers(
         src, method, kind, channel, classes, n_classes, options, spec, over_cap, strict,
         simulation, duplicates, fmt,
     )
@@ -389,14 +423,9 @@ def infer_file(
         _warn_seeded(src, table[HASH_COLUMN])
     if seeded:
         print(f"ldp-truth infer: warning: {seeded}", file=sys.stderr)
+    known = _merge_gold(known, gold, A)
     if accuracy:
-        try:
-            est, (lo, hi) = agg.estimate_accuracy()  # 03i_confidence: the model's own expectation
-        except AttributeError as e:  # no proba_ (continuous), or a one-hot one (KOS)
-            raise UsageError(f"--accuracy: --method {method}: {e}") from None
-        print(f"ldp-truth infer: estimated accuracy {est:.3f}, 90 % interval [{lo:.3f}, {hi:.3f}] "
-              "(the model's own: it overstates when workers share errors; gold tasks correct it)",
-              file=sys.stderr)
+        _print_accuracy(agg, method, known, A)
     df = pd.DataFrame(
         {"task": A.tasks, "label": A.classes[agg.labels_] if kind == "categorical" else agg.labels_}
     )
@@ -406,10 +435,10 @@ def infer_file(
         df = pd.concat(
             [df, pd.DataFrame(agg.proba_, columns=[f"p_{c}" for c in A.classes])], axis=1
         )
-    _report_gold(gold, df, A)
+    _report_gold(known, df, A)
     if workers is not None:
         declared = read_spec(spec) if spec is not None else (read_sidecar(src) or {}).get("spec")
-        _write_frame(worker_table(agg, A, table, declared, method, gold=gold), workers)
+        _write_frame(worker_table(agg, A, table, declared, method, gold=known), workers)
     df = _unanswered(df, A)
     if state is None:
         df = df.set_index("task").loc[pd.unique(table["task"])].reset_index()  # the input's order
@@ -658,9 +687,16 @@ def _infer_parser(sub) -> None:
         action="store_true",
         help=(
             "print the labels' estimated accuracy and its 90 %% interval to standard error "
-            "(methods with class probabilities; the model's own estimate, see the confidence "
-            "chapter)"
+            "(methods with class probabilities): corrected by the known labels of --gold and "
+            "the export's when there are any (at least 2), otherwise the model's own estimate, "
+            "which overstates when workers share errors (see the confidence chapter)"
         ),
+    )
+    i.add_argument(
+        "--gold",
+        metavar="GOLD.csv",
+        help="task,label: known truths of some tasks; reported against the labels and used by "
+        "--accuracy (advised)",
     )
     i.add_argument(
         "--workers",
@@ -742,6 +778,8 @@ def _infer(args: argparse.Namespace) -> None:
             )
         if args.format != "csv":
             raise UsageError("--format reads a file; a Parquet folder holds worker,task,label")
+        if args.gold is not None:
+            raise UsageError("--gold needs a CSV (the Parquet fit is reported as it is)")
         if args.accuracy:
             raise UsageError("--accuracy needs a CSV (the Parquet fit keeps no probabilities here)")
         infer_parquet(args.input, args.output, args.method, args.scheduler, args.proba, args.spec,
@@ -767,5 +805,6 @@ def _infer(args: argparse.Namespace) -> None:
         args.accuracy,
         args.format,
         args.workers,
+        args.gold,
         **{k: getattr(args, k) for k in CHANNEL_OPTIONS},
     )
