@@ -72,7 +72,7 @@ def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--trials", type=int, default=5)
+    ap.add_argument("--trials", type=int, default=10)
     ap.add_argument("--realisations", type=int, default=3)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
     args = ap.parse_args()
