@@ -1,9 +1,9 @@
 """`predict_accuracy` (ldp-truth plan) held out: a pilot of the first 10 % of tasks against the realised accuracy.
 
 Per dataset × ε × answers per task r: the prediction from the pilot (the first 10 % of task indices, their truth as
-gold, `--trials` resampled collections) against the accuracy Dawid–Skene through K-ary randomized response really
-reaches on the other 90 % of tasks when each keeps r random answers of its own (all when it has fewer) and is
-privatized (mean of `--realisations` draws). 03i_confidence reads the CSV.
+gold; `--trials` collections from it and as many from bootstraps of it) against the accuracy Dawid–Skene through
+K-ary randomized response really reaches on the other 90 % of tasks when each keeps r random answers of its own
+(all when it has fewer) and is privatized (mean of `--realisations` draws). 03i_confidence reads the CSV.
 
     nice python benchmarks/judge_plan.py
 """
@@ -36,8 +36,8 @@ def subset(A: Answers, keep: np.ndarray) -> Answers:
                    n_tasks=A.n_tasks, n_classes=A.n_classes)
 
 
-def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int, rng) -> float:
-    "Dawid–Skene's accuracy on the `rest` tasks kept to r random answers each and privatized."
+def privatized_labels(A: Answers, rest: np.ndarray, eps: float, r: int, rng) -> np.ndarray:
+    "Dawid–Skene's labels of the `rest` tasks kept to r random answers each and privatized."
     mech = RandomizedResponse(eps, A.n_classes)
     keep = rest[A.task]
     k = subset(A, keep)
@@ -47,7 +47,12 @@ def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int
     rank[shuffled] = np.arange(k.n_answers) - np.repeat(np.cumsum(counts) - counts, counts)
     chosen = subset(k, rank < r)
     P = mech.privatize(chosen, rng=rng)
-    labels = DawidSkene(channel=mech.transition_matrix()).fit(P).labels_
+    return DawidSkene(channel=mech.transition_matrix()).fit(P).labels_
+
+
+def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int, rng) -> float:
+    "Dawid–Skene's accuracy on the `rest` tasks kept to r random answers each and privatized."
+    labels = privatized_labels(A, rest, eps, r, rng)
     t = rest & np.isfinite(truth)
     return float((labels[t] == truth[t]).mean())
 
@@ -72,8 +77,8 @@ def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--trials", type=int, default=10)
-    ap.add_argument("--realisations", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=20)
+    ap.add_argument("--realisations", type=int, default=5)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
     args = ap.parse_args()
     frames = []
