@@ -57,11 +57,13 @@ def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int
     return float((labels[t] == truth[t]).mean())
 
 
-def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
-    "One row per (ε, r): predicted, its interval, realised."
+def judge_set(name: str, trials: int, realisations: int, pilot_seed=None) -> pd.DataFrame:
+    "One row per (ε, r): predicted, its interval, realised (pilot_seed: a random 10 % pilot)."
     ds = load_dataset(name)
     A = ds.answers
     pilot = np.arange(A.n_tasks) < A.n_tasks // 10
+    if pilot_seed is not None:
+        pilot = np.random.default_rng(pilot_seed).permutation(pilot)
     gold = np.where(pilot, ds.truth, np.nan)
     channels = {e: RandomizedResponse(e, A.n_classes).transition_matrix() for e in EPS}
     plan = predict_accuracy(subset(A, pilot[A.task]), channels, RS, int((~pilot).sum()), gold=gold,
@@ -71,7 +73,8 @@ def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
         np.mean([realised(A, ds.truth, ~pilot, e, r, rng) for _ in range(realisations)])
         for e, r in zip(plan.epsilon, plan.answers_per_task)
     ]
-    return plan.assign(dataset=name)
+    present = np.unique(ds.truth[pilot][np.isfinite(ds.truth[pilot])])
+    return plan.assign(dataset=name, pilot_classes=len(present), pilot_seed=pilot_seed)
 
 
 def main():
@@ -80,12 +83,15 @@ def main():
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--realisations", type=int, default=5)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
+    ap.add_argument("--pilot-seeds", nargs="+", type=int, default=[None],
+                    help="random 10 %% pilots drawn with these seeds (default: the first 10 %% of tasks)")
     args = ap.parse_args()
     frames = []
     for name in args.sets:
-        start = time.perf_counter()
-        frames.append(judge_set(name, args.trials, args.realisations))
-        print(f"{name}: {time.perf_counter() - start:.0f} s", flush=True)
+        for seed in args.pilot_seeds:
+            start = time.perf_counter()
+            frames.append(judge_set(name, args.trials, args.realisations, seed))
+            print(f"{name} (pilot seed {seed}): {time.perf_counter() - start:.0f} s", flush=True)
     pd.concat(frames).to_csv(args.out, index=False)
 
 

@@ -69,7 +69,7 @@ def ceiling_set(name: str, realisations: int, n_pilots: int) -> pd.DataFrame:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--realisations", type=int, default=5)
+    ap.add_argument("--realisations", type=int, default=50)
     ap.add_argument("--pilots", type=int, default=200)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
     args = ap.parse_args()
