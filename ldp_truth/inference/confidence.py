@@ -185,7 +185,10 @@ def resample_collection(
     rng: np.random.Generator,  # the source of randomness
     pool=None,  # pilot tasks to copy from, a repeated one weighs more; None: every answered task
 ) -> tuple:  # (answers, source): the collection and each new task's pilot task
-    "n_tasks copies of random pilot tasks, each with ≤ r of its real answers: (answers, source)."
+    """n_tasks copies of random pilot tasks, each with ≤ r of its real answers: (answers, source).
+
+    The k-th copy of a pilot task is answered by the k-th clones of its workers: clone k of worker
+    w is `w + k × pilot.n_workers` (`answers.worker % pilot.n_workers` is the real worker)."""
     order = np.argsort(pilot.task, kind="stable")
     counts = np.bincount(pilot.task, minlength=pilot.n_tasks)
     starts = np.r_[0, np.cumsum(counts)[:-1]]
@@ -201,11 +204,15 @@ def resample_collection(
     rank = np.empty(len(rows), np.int64)
     rank[ranked] = offset
     keep = rank < answers_per_task
+    copies = np.bincount(source, minlength=pilot.n_tasks)
+    first = np.repeat(np.cumsum(copies) - copies, copies)  # where each source's copies start
+    copy = np.empty(n_tasks, np.int64)  # which copy of its source each new task is
+    copy[np.argsort(source, kind="stable")] = np.arange(n_tasks) - first
     A = Answers(
-        pilot.worker[rows[keep]],
+        pilot.worker[rows[keep]] + pilot.n_workers * copy[new_task[keep]],
         new_task[keep],
         pilot.value[rows[keep]],
-        n_workers=pilot.n_workers,
+        n_workers=pilot.n_workers * max(int(copies.max()), 1),
         n_tasks=n_tasks,
         n_classes=pilot.n_classes,
     )
@@ -238,7 +245,7 @@ def _planned_trial(known: Answers, truth: np.ndarray, M, n_tasks: int, r: int, r
     noisy = Answers(A.worker, A.task, _draw_rows(np.asarray(M)[A.value], rng),
                     n_workers=A.n_workers, n_tasks=n_tasks, n_classes=A.n_classes)
     accuracy = (DawidSkene(channel=M).fit(noisy).labels_ == truth[source]).mean()
-    return accuracy, A.n_answers, np.bincount(A.worker).max()
+    return accuracy, A.n_answers, np.bincount(A.worker % known.n_workers).max()  # a real worker's
 
 
 def predict_accuracy(
