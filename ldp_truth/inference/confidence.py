@@ -242,8 +242,9 @@ def _planned_trial(known: Answers, truth: np.ndarray, M, n_tasks: int, r: int, r
     answered = np.flatnonzero(np.bincount(known.task, minlength=known.n_tasks))
     pool = rng.choice(answered, len(answered)) if again else None  # the pilot as it might have been
     A, source = resample_collection(known, n_tasks, r, rng, pool=pool)
-    noisy = Answers(A.worker, A.task, _draw_rows(np.asarray(M)[A.value], rng),
-                    n_workers=A.n_workers, n_tasks=n_tasks, n_classes=A.n_classes)
+    clones, worker = np.unique(A.worker, return_inverse=True)  # only the clones that answer: fitted
+    noisy = Answers(worker, A.task, _draw_rows(np.asarray(M)[A.value], rng),
+                    n_workers=len(clones), n_tasks=n_tasks, n_classes=A.n_classes)
     accuracy = (DawidSkene(channel=M).fit(noisy).labels_ == truth[source]).mean()
     return accuracy, A.n_answers, np.bincount(A.worker % known.n_workers).max()  # a real worker's
 
