@@ -1,9 +1,9 @@
 """`predict_accuracy` (ldp-truth plan) held out: a pilot of the first 10 % of tasks against the realised accuracy.
 
 Per dataset × ε × answers per task r: the prediction from the pilot (the first 10 % of task indices, their truth as
-gold, `--trials` resampled collections) against the accuracy Dawid–Skene through K-ary randomized response really
-reaches on the other 90 % of tasks when each keeps r random answers of its own (all when it has fewer) and is
-privatized (mean of `--realisations` draws). 03i_confidence reads the CSV.
+gold; `--trials` collections from it and as many from bootstraps of it) against the accuracy Dawid–Skene through
+K-ary randomized response really reaches on the other 90 % of tasks when each keeps r random answers of its own
+(all when it has fewer) and is privatized (mean of `--realisations` draws). 03i_confidence reads the CSV.
 
     nice python benchmarks/judge_plan.py
 """
@@ -36,8 +36,8 @@ def subset(A: Answers, keep: np.ndarray) -> Answers:
                    n_tasks=A.n_tasks, n_classes=A.n_classes)
 
 
-def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int, rng) -> float:
-    "Dawid–Skene's accuracy on the `rest` tasks kept to r random answers each and privatized."
+def privatized_labels(A: Answers, rest: np.ndarray, eps: float, r: int, rng) -> np.ndarray:
+    "Dawid–Skene's labels of the `rest` tasks kept to r random answers each and privatized."
     mech = RandomizedResponse(eps, A.n_classes)
     keep = rest[A.task]
     k = subset(A, keep)
@@ -47,16 +47,23 @@ def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int
     rank[shuffled] = np.arange(k.n_answers) - np.repeat(np.cumsum(counts) - counts, counts)
     chosen = subset(k, rank < r)
     P = mech.privatize(chosen, rng=rng)
-    labels = DawidSkene(channel=mech.transition_matrix()).fit(P).labels_
+    return DawidSkene(channel=mech.transition_matrix()).fit(P).labels_
+
+
+def realised(A: Answers, truth: np.ndarray, rest: np.ndarray, eps: float, r: int, rng) -> float:
+    "Dawid–Skene's accuracy on the `rest` tasks kept to r random answers each and privatized."
+    labels = privatized_labels(A, rest, eps, r, rng)
     t = rest & np.isfinite(truth)
     return float((labels[t] == truth[t]).mean())
 
 
-def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
-    "One row per (ε, r): predicted, its interval, realised."
+def judge_set(name: str, trials: int, realisations: int, pilot_seed=None) -> pd.DataFrame:
+    "One row per (ε, r): predicted, its interval, realised (pilot_seed: a random 10 % pilot)."
     ds = load_dataset(name)
     A = ds.answers
     pilot = np.arange(A.n_tasks) < A.n_tasks // 10
+    if pilot_seed is not None:
+        pilot = np.random.default_rng(pilot_seed).permutation(pilot)
     gold = np.where(pilot, ds.truth, np.nan)
     channels = {e: RandomizedResponse(e, A.n_classes).transition_matrix() for e in EPS}
     plan = predict_accuracy(subset(A, pilot[A.task]), channels, RS, int((~pilot).sum()), gold=gold,
@@ -66,21 +73,25 @@ def judge_set(name: str, trials: int, realisations: int) -> pd.DataFrame:
         np.mean([realised(A, ds.truth, ~pilot, e, r, rng) for _ in range(realisations)])
         for e, r in zip(plan.epsilon, plan.answers_per_task)
     ]
-    return plan.assign(dataset=name)
+    present = np.unique(ds.truth[pilot][np.isfinite(ds.truth[pilot])])
+    return plan.assign(dataset=name, pilot_classes=len(present), pilot_seed=pilot_seed)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    ap.add_argument("--trials", type=int, default=5)
-    ap.add_argument("--realisations", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=20)
+    ap.add_argument("--realisations", type=int, default=5)
     ap.add_argument("--sets", nargs="+", default=list(SETS))
+    ap.add_argument("--pilot-seeds", nargs="+", type=int, default=[None],
+                    help="random 10 %% pilots drawn with these seeds (default: the first 10 %% of tasks)")
     args = ap.parse_args()
     frames = []
     for name in args.sets:
-        start = time.perf_counter()
-        frames.append(judge_set(name, args.trials, args.realisations))
-        print(f"{name}: {time.perf_counter() - start:.0f} s", flush=True)
+        for seed in args.pilot_seeds:
+            start = time.perf_counter()
+            frames.append(judge_set(name, args.trials, args.realisations, seed))
+            print(f"{name} (pilot seed {seed}): {time.perf_counter() - start:.0f} s", flush=True)
     pd.concat(frames).to_csv(args.out, index=False)
 
 

@@ -57,7 +57,7 @@ def plan_file(
     target: Optional[float] = None,  # the accuracy to reach, in (0, 1]; None: no cheapest row
     gold=None,  # a file (task,label) of known classes for pilot tasks; None: Dawid–Skene's labels
     tasks: Optional[int] = None,  # tasks in the collection to buy; None: 10 × the pilot's
-    trials: int = 5,  # resampled collections per combination
+    trials: int = 10,  # collections per combination (and as many from bootstraps of the pilot)
     seed: Optional[int] = None,  # seeds the resampling (a simulation, not a worker's randomness)
     out=None,  # the CSV to write; None: standard output
 ) -> pd.DataFrame:  # one row per (ε, answers per task) with the predicted accuracy
@@ -153,7 +153,8 @@ def _plan_parser(sub) -> None:
     )
     p.add_argument("--tasks", type=_count(1), help="tasks to be bought (default: 10 × the pilot's)")
     p.add_argument(
-        "--trials", type=_count(2), default=5, help="resampled collections per combination"
+        "--trials", type=_count(2), default=10,
+        help="collections per combination, and as many from bootstraps of the pilot"
     )
     p.add_argument("--seed", type=int, help="seed of the resampling (simulation only)")
     p.add_argument("-o", "--output", metavar="OUT.csv", help="the table (default: standard output)")

@@ -183,13 +183,19 @@ def resample_collection(
     n_tasks: int,  # tasks in the resampled collection
     answers_per_task: int,  # at most this many of each source task's real answers are kept
     rng: np.random.Generator,  # the source of randomness
+    pool=None,  # pilot tasks to copy from, a repeated one weighs more; None: every answered task
 ) -> tuple:  # (answers, source): the collection and each new task's pilot task
-    "n_tasks copies of random pilot tasks, each with ≤ r of its real answers: (answers, source)."
+    """n_tasks copies of random pilot tasks, each with ≤ r of its real answers: (answers, source).
+
+    The k-th copy of a pilot task is answered by the k-th clones of its workers: clone k of worker
+    w is `w + k × pilot.n_workers` (`answers.worker % pilot.n_workers` is the real worker)."""
     order = np.argsort(pilot.task, kind="stable")
     counts = np.bincount(pilot.task, minlength=pilot.n_tasks)
     starts = np.r_[0, np.cumsum(counts)[:-1]]
-    answered = np.flatnonzero(counts)
-    source = rng.choice(answered, n_tasks)  # a bootstrap of the pilot's tasks
+    pool = np.flatnonzero(counts) if pool is None else np.asarray(pool, dtype=np.int64)
+    if not len(pool) or pool.min() < 0 or pool.max() >= pilot.n_tasks or not counts[pool].all():
+        raise ValueError("pool must be a non-empty list of the pilot's tasks that have answers")
+    source = rng.choice(pool, n_tasks)  # a bootstrap of the pool's tasks
     n = counts[source]
     new_task = np.repeat(np.arange(n_tasks), n)
     offset = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
@@ -198,11 +204,15 @@ def resample_collection(
     rank = np.empty(len(rows), np.int64)
     rank[ranked] = offset
     keep = rank < answers_per_task
+    copies = np.bincount(source, minlength=pilot.n_tasks)
+    first = np.repeat(np.cumsum(copies) - copies, copies)  # where each source's copies start
+    copy = np.empty(n_tasks, np.int64)  # which copy of its source each new task is
+    copy[np.argsort(source, kind="stable")] = np.arange(n_tasks) - first
     A = Answers(
-        pilot.worker[rows[keep]],
+        pilot.worker[rows[keep]] + pilot.n_workers * copy[new_task[keep]],
         new_task[keep],
         pilot.value[rows[keep]],
-        n_workers=pilot.n_workers,
+        n_workers=pilot.n_workers * max(int(copies.max()), 1),
         n_tasks=n_tasks,
         n_classes=pilot.n_classes,
     )
@@ -226,15 +236,28 @@ def _pilot_support(pilot: Answers, truth: np.ndarray, rs: list) -> list:
     return support
 
 
+def _planned_trial(known: Answers, truth: np.ndarray, M, n_tasks: int, r: int, rng,
+                   again: bool) -> tuple:
+    "One planned collection (again: from a bootstrap of the pilot): accuracy, answers, most/worker."
+    answered = np.flatnonzero(np.bincount(known.task, minlength=known.n_tasks))
+    pool = rng.choice(answered, len(answered)) if again else None  # the pilot as it might have been
+    A, source = resample_collection(known, n_tasks, r, rng, pool=pool)
+    clones, worker = np.unique(A.worker, return_inverse=True)  # only the clones that answer: fitted
+    noisy = Answers(worker, A.task, _draw_rows(np.asarray(M)[A.value], rng),
+                    n_workers=len(clones), n_tasks=n_tasks, n_classes=A.n_classes)
+    accuracy = (DawidSkene(channel=M).fit(noisy).labels_ == truth[source]).mean()
+    return accuracy, A.n_answers, np.bincount(A.worker % known.n_workers).max()  # a real worker's
+
+
 def predict_accuracy(
     pilot: Answers,  # the pilot's answers (as collected, without privacy)
     channels: dict,  # ε → the K×K channel of the mechanism at that ε (np.eye(K) for no noise)
     answers_per_task,  # the answers per task to compare (ints ≥ 1)
     n_tasks: int,  # tasks in the collection to be bought
     gold=None,  # the pilot's known class per task (-1/NaN: unknown); None: its Dawid–Skene labels
-    trials: int = 5,  # resampled collections per combination (the interval's spread)
+    trials: int = 10,  # collections per combination from the pilot, as many from its bootstraps
     rng: RngLike = None,  # a seed or Generator for the resampling and the perturbations
-    level: float = 0.9,  # the interval's level
+    level: float = 0.9,  # the interval's level, in (0, 1)
 ) -> pd.DataFrame:  # one row per (ε, answers per task): predicted accuracy and its interval
     "Per (ε, answers per task): the accuracy Dawid–Skene through the channel reaches, from a pilot."
     rs = sorted({check_count(r, "answers_per_task") for r in np.atleast_1d(answers_per_task)})
@@ -257,25 +280,21 @@ def predict_accuracy(
         n_tasks=pilot.n_tasks,
         n_classes=pilot.n_classes,
     )
-    rng, z = as_generator(rng), float(np.sqrt(2) * _erfinv(check_real(level, "level")))
-    rows = []
+    level = check_real(level, "level")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    from scipy.special import stdtrit  # here, not at import: scipy.special loads in ≥ 0.1 s
+
+    # a new draw from the bootstrap trials' spread: Student's t on trials − 1, the mean's error
+    z = stdtrit(trials - 1, (1 + level) / 2) * np.sqrt(1 + 1 / trials)
+    rng, rows = as_generator(rng), []
     for eps, M in channels.items():
         for r, n_support in zip(rs, support):
-            acc, per_worker, answers = [], [], []
-            for _ in range(trials):
-                A, source = resample_collection(known, n_tasks, r, rng)
-                noisy = Answers(
-                    A.worker,
-                    A.task,
-                    _draw_rows(np.asarray(M)[A.value], rng),
-                    n_workers=A.n_workers,
-                    n_tasks=n_tasks,
-                    n_classes=A.n_classes,
-                )
-                acc.append((DawidSkene(channel=M).fit(noisy).labels_ == truth[source]).mean())
-                per_worker.append(np.bincount(A.worker).max())
-                answers.append(A.n_answers)
-            m, s = np.mean(acc), np.std(acc, ddof=1)
+            acc, answers, per_worker = np.array(
+                [_planned_trial(known, truth, M, n_tasks, r, rng, False) for _ in range(trials)]
+            ).T
+            boot = [_planned_trial(known, truth, M, n_tasks, r, rng, True) for _ in range(trials)]
+            m, s = acc.mean(), np.std([b[0] for b in boot], ddof=1)
             rows.append(
                 dict(
                     epsilon=eps,
@@ -283,8 +302,8 @@ def predict_accuracy(
                     predicted=m,
                     lo=max(m - z * s, 0.0),
                     hi=min(m + z * s, 1.0),
-                    answers=int(np.mean(answers)),
-                    most_answers_per_worker=int(np.max(per_worker)),
+                    answers=int(answers.mean()),
+                    most_answers_per_worker=int(per_worker.max()),
                     pilot_tasks=n_support,
                 )
             )
