@@ -18,7 +18,8 @@ from ldp_truth.cli_common import (
     _count,
     _output_file,
     _positive,
-    _read_table,
+    _known_classes,
+    _read_gold,
     _subcommand,
     UsageError,
     _write_frame,
@@ -32,24 +33,6 @@ from .mechanisms import RandomizedResponse
 __all__ = ['plan_file', 'next_file']
 
 # %% ../nbs/07c_cli_plan.ipynb #7ec2aa8e
-def _gold_indices(path, A) -> np.ndarray:
-    "A task,label CSV as a class index per pilot task (NaN: unknown); unknown ids are errors."
-    df = _read_table(path)
-    if list(df.columns) != ["task", "label"]:
-        raise UsageError(f"--gold {path} must have the columns task,label, got {list(df.columns)}")
-    tasks = pd.Index(A.tasks.astype(str)).get_indexer(df.task.astype(str).str.strip())
-    classes = pd.Index(A.classes.astype(str)).get_indexer(df.label.astype(str).str.strip())
-    for bad, what in ((tasks < 0, "task"), (classes < 0, "label")):
-        if bad.any():
-            raise UsageError(
-                f"--gold {path}: line {np.flatnonzero(bad)[0] + 2} names a {what} the pilot "
-                f"does not have: {df[what].iloc[np.flatnonzero(bad)[0]]!r}"
-            )
-    gold = np.full(A.n_tasks, np.nan)
-    gold[tasks] = classes
-    return gold
-
-
 def plan_file(
     src,  # the pilot's answers file (worker,task,label)
     epsilons: Sequence[float],  # the per-answer ε values to compare
@@ -72,7 +55,7 @@ def plan_file(
         {e: m.transition_matrix() for e, m in mechs.items()},
         answers_per_task,
         tasks or 10 * A.n_tasks,
-        None if gold is None else _gold_indices(gold, A),
+        None if gold is None else _known_classes(_read_gold(gold), A, f"--gold {gold}"),
         trials,
         seed,
     )
